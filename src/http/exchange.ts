@@ -1,0 +1,52 @@
+/**
+ * An Exchange is one request the suite sent and what came back, as recorded by the shared
+ * client. It is the unit every check reads and every report cites as evidence.
+ *
+ * Recorded exchanges are already redacted: the API key never reaches this structure, so
+ * anything built from it (evidence, curl lines, reports) is safe to print.
+ */
+
+/** How the request authenticated: the checks need this to know which rate-limit bucket applies. */
+export type AuthMode =
+  | 'key' // Authorization: Bearer <the run's key>
+  | 'none' // no Authorization header
+  | 'wrong-key' // Bearer <a key the service did not issue>
+  | 'malformed'; // the run's key, or nothing, in a malformed header
+
+export interface RecordedRequest {
+  method: string;
+  /** Absolute URL, as sent (query included). */
+  url: string;
+  /** Path and query relative to the base URL, e.g. "/pets?limit=5". */
+  target: string;
+  /** Header names lower-cased; the key is replaced by "<redacted>". */
+  headers: Record<string, string>;
+  /** Request body as sent, redacted; undefined when none. */
+  body?: string;
+  auth: AuthMode;
+}
+
+export interface RecordedResponse {
+  status: number;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** Body decoded as UTF-8, at most the body cap; redacted. */
+  bodyText: string;
+  /** True when the body was cut at the body cap. */
+  truncated: boolean;
+}
+
+export interface Exchange {
+  /** 1-based order in the run. */
+  seq: number;
+  request: RecordedRequest;
+  /** Absent when no response came (timeout, reset, refused...). */
+  response?: RecordedResponse;
+  /** Transport failure, when there is no response. */
+  error?: { code: string; message: string };
+  /** Unix ms at which the request was sent. */
+  sentAt: number;
+  elapsedMs: number;
+  /** Requirement or probe that sent it, for evidence ("LIST-003", "census"). */
+  purpose: string;
+}
