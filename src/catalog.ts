@@ -1,0 +1,137 @@
+/**
+ * The requirement catalog (schemas/requirements.yaml): the single source of requirement ids,
+ * titles, levels and interpretations. Loaded and validated once; an unknown id is a programming
+ * error, so getRequirement throws rather than returning undefined.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { packagePath } from './interface/package-root.js';
+import type { JsonSchema } from './interface/openapi.js';
+import { compileValidator } from './interface/validators.js';
+
+export type Level = 'must' | 'should';
+
+export interface Requirement {
+  id: string;
+  section: string;
+  title: string;
+  level: Level;
+  statement: string;
+  quote: string;
+  test: string;
+  interpretation?: string;
+  crossCutting?: boolean;
+}
+
+export interface NotTested {
+  section: string;
+  statement: string;
+  reason: string;
+}
+
+export interface Catalog {
+  specVersion: string;
+  specTitle: string;
+  requirements: readonly Requirement[];
+  notTested: readonly NotTested[];
+}
+
+let cachedValidator: ((data: unknown) => string[]) | undefined;
+
+function isSchemaObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function catalogValidator(): (data: unknown) => string[] {
+  if (cachedValidator === undefined) {
+    const schema: unknown = JSON.parse(readFileSync(packagePath('schemas', 'requirements.schema.json'), 'utf8'));
+    if (!isSchemaObject(schema)) throw new Error('schemas/requirements.schema.json is not a schema object');
+    cachedValidator = compileValidator(schema);
+  }
+  return cachedValidator;
+}
+
+function assertCatalog(data: unknown): asserts data is Catalog {
+  const errors = catalogValidator()(data);
+  if (errors.length > 0) throw new Error(`schemas/requirements.yaml is invalid:\n  ${errors.join('\n  ')}`);
+}
+
+function duplicateIds(requirements: readonly Requirement[]): string[] {
+  const seen = new Set<string>();
+  return requirements.map((r) => r.id).filter((id) => seen.has(id) || !seen.add(id));
+}
+
+/** Parses and validates catalog text (exported so tests can feed it broken catalogs). */
+export function parseCatalog(yamlText: string): Catalog {
+  const data: unknown = parse(yamlText);
+  assertCatalog(data);
+  const duplicates = duplicateIds(data.requirements);
+  if (duplicates.length > 0) throw new Error(`schemas/requirements.yaml repeats ids: ${duplicates.join(', ')}`);
+  return data;
+}
+
+let cachedCatalog: Catalog | undefined;
+let cachedById: ReadonlyMap<string, Requirement> | undefined;
+
+export function loadCatalog(): Catalog {
+  cachedCatalog ??= parseCatalog(readFileSync(packagePath('schemas', 'requirements.yaml'), 'utf8'));
+  return cachedCatalog;
+}
+
+function byId(): ReadonlyMap<string, Requirement> {
+  cachedById ??= new Map(loadCatalog().requirements.map((r) => [r.id, r]));
+  return cachedById;
+}
+
+export function getRequirement(id: string): Requirement {
+  const requirement = byId().get(id);
+  if (requirement === undefined) throw new Error(`Unknown requirement id: ${id}`);
+  return requirement;
+}
+
+/** Every requirement id, in catalog order. */
+export function requirementIds(): string[] {
+  return loadCatalog().requirements.map((r) => r.id);
+}
+
+/** Orders section numbers as the spec does: "2" < "4.1" < "4.2" < "8" < "10" (numerically, part by part). */
+export function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i];
+    const y = pb[i];
+    if (x === undefined || y === undefined) return x === undefined ? (y === undefined ? 0 : -1) : 1;
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+const SECTION = /^[0-9]+(\.[0-9]+)*$/;
+const AREA = /^[A-Z]+$/;
+
+function matches(entry: string, r: Requirement): boolean {
+  if (SECTION.test(entry)) return r.section === entry || r.section.startsWith(`${entry}.`);
+  if (AREA.test(entry)) return r.id.startsWith(`${entry}-`);
+  return r.id === entry;
+}
+
+/**
+ * The ids a --only list selects. Each entry is an id (LIST-003), a section (4.1; 4 selects 4.1–4.4)
+ * or an area (LIST), case-insensitive. An entry that selects nothing is almost always a typo, so it
+ * throws with the entry named. An empty list selects every requirement.
+ */
+export function selectRequirements(only: readonly string[]): Set<string> {
+  const { requirements } = loadCatalog();
+  if (only.length === 0) return new Set(requirements.map((r) => r.id));
+  const selected = new Set<string>();
+  for (const raw of only) {
+    const entry = raw.trim().toUpperCase();
+    const hits = requirements.filter((r) => matches(entry, r));
+    if (hits.length === 0) {
+      throw new Error(`"${raw}" is not a requirement id, section or area of the catalog (e.g. LIST-003, 4.1, LIST)`);
+    }
+    hits.forEach((r) => selected.add(r.id));
+  }
+  return selected;
+}
