@@ -24,7 +24,30 @@ export interface RecordedRequest {
   /** Request body as sent, redacted; undefined when none. */
   body?: string;
   auth: AuthMode;
+  /**
+   * Where the run's key stood in the Authorization value, so a curl line can put
+   * $PETSTORE_API_KEY back in its place (the recorded header only says "<redacted>").
+   * Absent when the header carried no key.
+   */
+  authTemplate?: AuthTemplate;
 }
+
+/**
+ * The Authorization value as sent, with the key taken out.
+ * 'raw': the value is parts.join(key). 'base64': the value is
+ * prefix + base64(plain.join(key)) + suffix, as in a Basic credential "x:<key>".
+ */
+export type AuthTemplate =
+  | { encoding: 'raw'; parts: string[] }
+  | {
+      encoding: 'base64';
+      prefix: string;
+      plain: string[];
+      suffix: string;
+      alphabet: 'base64' | 'base64url';
+      /** Whether the token kept its trailing "=" padding. */
+      padded: boolean;
+    };
 
 export interface RecordedResponse {
   status: number;
@@ -49,4 +72,6 @@ export interface Exchange {
   elapsedMs: number;
   /** Requirement or probe that sent it, for evidence ("LIST-003", "census"). */
   purpose: string;
+  /** seq of the 429 exchange this one retries (the client's single retry after Retry-After). */
+  retryOf?: number;
 }

@@ -1,0 +1,107 @@
+/**
+ * A curl command line that reproduces a recorded exchange, so a report reader can replay any
+ * piece of evidence. The key is never in the record; the line reads it from
+ * $PETSTORE_API_KEY where it stood, and is otherwise POSIX-shell-quoted.
+ */
+import type { AuthTemplate, Exchange } from './exchange.js';
+import { REDACTED } from './redact.js';
+
+export const API_KEY_VARIABLE = 'PETSTORE_API_KEY';
+
+/** A literal, or a shell expansion that is valid inside double quotes. */
+type Piece = string | { expr: string };
+
+const KEY: Piece = { expr: `$${API_KEY_VARIABLE}` };
+/** Characters that are special inside double quotes (and `!`, history expansion in bash). */
+const DQ_SPECIAL = /[$`"\\!]/;
+
+function singleQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Literal parts joined by the key. */
+function interleave(parts: readonly string[]): Piece[] {
+  const pieces: Piece[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0) pieces.push(KEY);
+    if (part !== '') pieces.push(part);
+  });
+  return pieces;
+}
+
+function withKey(text: string): Piece[] {
+  return interleave(text.split(REDACTED));
+}
+
+/** One shell word: double quotes when that reads naturally, else quoted pieces concatenated. */
+function shellWord(pieces: readonly Piece[]): string {
+  if (pieces.every((p) => typeof p !== 'string')) {
+    return pieces.length === 0 ? "''" : `"${pieces.map((p) => (typeof p === 'string' ? p : p.expr)).join('')}"`;
+  }
+  if (pieces.some((p) => typeof p !== 'string') && pieces.every((p) => typeof p !== 'string' || !DQ_SPECIAL.test(p))) {
+    let out = '';
+    pieces.forEach((p, i) => {
+      if (typeof p === 'string') {
+        out += p;
+        return;
+      }
+      const next = pieces[i + 1];
+      // "$PETSTORE_API_KEYx" would name another variable.
+      const braced = typeof next === 'string' && /^[A-Za-z0-9_]/.test(next) && p === KEY;
+      out += braced ? `\${${API_KEY_VARIABLE}}` : p.expr;
+    });
+    return `"${out}"`;
+  }
+  return pieces.map((p) => (typeof p === 'string' ? singleQuote(p) : `"${p.expr}"`)).join('');
+}
+
+function authPieces(value: string, template: AuthTemplate | undefined): Piece[] {
+  if (template === undefined) return withKey(value);
+  if (template.encoding === 'raw') return interleave(template.parts);
+  const alphabet = template.alphabet === 'base64url' ? ` | tr '+/' '-_'` : '';
+  const strip = template.padded ? `'\\n'` : `'=\\n'`;
+  const recode = `${alphabet} | tr -d ${strip}`;
+  const encoded: Piece = { expr: `$(printf '%s' ${shellWord(interleave(template.plain))} | base64${recode})` };
+  const pieces: Piece[] = [];
+  if (template.prefix !== '') pieces.push(template.prefix);
+  pieces.push(encoded);
+  if (template.suffix !== '') pieces.push(template.suffix);
+  return pieces;
+}
+
+function headerName(lower: string): string {
+  return lower.replace(/(^|-)([a-z])/g, (_m, dash: string, ch: string) => `${dash}${ch.toUpperCase()}`);
+}
+
+export function toCurl(ex: Exchange): string {
+  const { method, url, headers, body, authTemplate } = ex.request;
+  const args: string[] = ['curl'];
+  if (method === 'HEAD') {
+    args.push('--head');
+  } else {
+    args.push('-i');
+    // curl picks GET, or POST once --data-raw is given; anything else must be explicit.
+    const implied = body === undefined ? 'GET' : 'POST';
+    if (method !== implied) args.push('-X', method);
+  }
+
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (/[[\]{}]/.test(url)) args.push('--globoff');
+  // curl would squash "/./" and "/../" the way URL parsing does; the request did not.
+  if (parsed !== undefined && /(^|\/)\.\.?(\/|$|\?)/.test(url.slice(parsed.origin.length))) args.push('--path-as-is');
+  args.push(shellWord(withKey(url)));
+
+  for (const [name, value] of Object.entries(headers)) {
+    const valuePieces = name === 'authorization' ? authPieces(value, authTemplate) : withKey(value);
+    const prefix = `${headerName(name)}: `;
+    const first = valuePieces[0];
+    const merged: Piece[] = typeof first === 'string' ? [prefix + first, ...valuePieces.slice(1)] : [prefix, ...valuePieces];
+    args.push('-H', shellWord(merged));
+  }
+  if (body !== undefined) {
+    // Without this curl would add its own form Content-Type to the replay.
+    if (headers['content-type'] === undefined) args.push('-H', singleQuote('Content-Type:'));
+    args.push('--data-raw', shellWord(withKey(body)));
+  }
+  return args.join(' ');
+}

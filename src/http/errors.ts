@@ -1,0 +1,56 @@
+import type { Exchange } from './exchange.js';
+
+/**
+ * Errors the client throws when it must not (or cannot) go on. Each carries a stable `code`,
+ * as undici's errors do, so callers can branch on it without instanceof across module copies.
+ * Messages never contain the API key.
+ */
+export abstract class ClientError extends Error {
+  abstract readonly code: string;
+}
+
+/** The run-wide request budget is spent; nothing was sent. */
+export class BudgetExhaustedError extends ClientError {
+  readonly code = 'PC_BUDGET';
+  constructor(readonly maxRequests: number) {
+    super(`request budget exhausted: all ${maxRequests} requests of the run have been sent`);
+    this.name = 'BudgetExhaustedError';
+  }
+}
+
+export type HaltReason = 'throttled' | 'wait-too-long' | 'transport';
+
+/**
+ * The run must stop talking to the server: going on would risk getting the key banned
+ * (repeated 429s), would wait longer than allowed, or the server is unreachable. Once thrown,
+ * every further send throws it again without sending.
+ */
+export class RunHaltedError extends ClientError {
+  readonly code = 'PC_HALTED';
+  constructor(
+    readonly reason: HaltReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunHaltedError';
+  }
+}
+
+export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'other';
+
+/** No response came; the recorded exchange has `error` set instead of `response`. */
+export class TransportError extends ClientError {
+  readonly code = 'PC_TRANSPORT';
+  constructor(
+    readonly subCode: TransportErrorKind,
+    readonly exchange: Exchange,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransportError';
+  }
+}
+
+export function isClientError(value: unknown): value is ClientError {
+  return value instanceof ClientError;
+}
