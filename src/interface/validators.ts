@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { isInt64 } from './int64.js';
 import type { JsonValue } from './json.js';
 import { COMPONENT_SCHEMA_REF, componentSchema, componentSchemas, declaredProperties, type JsonSchema, type SchemaName } from './openapi.js';
 
@@ -14,8 +15,6 @@ const addFormats = addFormatsModule.default;
 /** Base URI under which the document's components are registered, so `#/components/schemas/X` refs resolve. */
 const DOCUMENT_ID = 'https://petstore-conformance.invalid/schemas/openapi.yaml';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 const TWO_63 = 2 ** 63;
 const TWO_64 = 2 ** 64;
 /** The largest double that is still ≤ 2^63−1: 2^63−1 itself rounds up to 2^63, out of range. */
@@ -37,7 +36,7 @@ ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: componentSchemas() } })
  */
 function bigintView(value: bigint): number {
   const rounded = Number(value);
-  if (value >= INT64_MIN && value <= INT64_MAX) return Math.min(rounded, LARGEST_INT64_DOUBLE);
+  if (isInt64(value)) return Math.min(rounded, LARGEST_INT64_DOUBLE);
   if (Number.isFinite(rounded) && Math.abs(rounded) >= TWO_64) return rounded;
   return value > 0n ? TWO_64 : -TWO_64;
 }

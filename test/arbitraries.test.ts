@@ -1,0 +1,118 @@
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
+import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
+import { newPetBody, validNewPet } from '../src/arbitraries/newPet.js';
+import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';
+import { INT64_MAX, INT64_MIN } from '../src/interface/int64.js';
+import { isJsonObject, parseJson } from '../src/interface/json.js';
+import { listLimits, statusValues } from '../src/interface/openapi.js';
+import { validate } from '../src/interface/validators.js';
+
+const PREFIX = 'pcr-test-';
+const MARKER = 'pcr-test-invalid-';
+
+describe('validNewPet', () => {
+  test.prop([validNewPet({ namePrefix: PREFIX })], { numRuns: 300 })('validates as NewPet through its serialised body', (pet) => {
+    const parsed = parseJson(newPetBody(pet));
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(validate('NewPet', parsed.value)).toEqual([]);
+    // parseJson gives safe integers as numbers and the rest as bigints: either way, the exact value.
+    const safe = pet.categoryId >= BigInt(Number.MIN_SAFE_INTEGER) && pet.categoryId <= BigInt(Number.MAX_SAFE_INTEGER);
+    expect(parsed.value).toEqual({ ...pet, categoryId: safe ? Number(pet.categoryId) : pet.categoryId });
+  });
+
+  test.prop([validNewPet({ namePrefix: PREFIX })])('names start with the prefix and are well-formed NFC', (pet) => {
+    expect(pet.name.startsWith(PREFIX)).toBe(true);
+    expect(pet.name.normalize('NFC')).toBe(pet.name);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(pet.name)).toBe(false);
+  });
+
+  test('covers the int64 edges, values beyond 2^53, astral names and both status cases', () => {
+    const sample = fc.sample(validNewPet({ namePrefix: PREFIX }), { numRuns: 2000, seed: 42 });
+    const ids = sample.map((p) => p.categoryId);
+    expect(ids.every((id) => id >= INT64_MIN && id <= INT64_MAX)).toBe(true);
+    expect(ids).toContain(INT64_MAX);
+    expect(ids).toContain(INT64_MIN);
+    expect(ids.some((id) => id > 2n ** 53n && id < 2n ** 53n + 100n)).toBe(true);
+    expect(ids.some((id) => id >= -1000n && id <= 1000n)).toBe(true);
+    expect(sample.some((p) => /\p{Extended_Pictographic}/u.test(p.name))).toBe(true);
+    expect(sample.some((p) => /\p{M}/u.test(p.name))).toBe(true);
+    expect(sample.some((p) => /[\u0590-\u06FF]/u.test(p.name))).toBe(true);
+    expect(sample.some((p) => p.name === PREFIX)).toBe(true);
+    expect(sample.some((p) => [...p.name].length >= PREFIX.length + 40)).toBe(true);
+    expect(sample.some((p) => p.status === undefined)).toBe(true);
+    expect(new Set(sample.map((p) => p.status).filter((s) => s !== undefined))).toEqual(new Set(statusValues()));
+  });
+
+  test('newPetBody writes categoryId as an exact numeral', () => {
+    expect(newPetBody({ name: 'a', categoryId: 2n ** 53n + 1n })).toBe('{"name":"a","categoryId":9007199254740993}');
+    expect(newPetBody({ name: 'a', categoryId: -1n, status: 'sold' })).toBe('{"name":"a","categoryId":-1,"status":"sold"}');
+  });
+});
+
+describe('invalidNewPetBody', () => {
+  test.prop([invalidNewPetBody({ marker: MARKER })], { numRuns: 500 })('is never a valid NewPet, and carries the marker when it says so', (invalid) => {
+    const parsed = parseJson(invalid.body);
+    if (parsed.ok) expect(validate('NewPet', parsed.value)).not.toEqual([]);
+    else expect(['empty', 'not-json']).toContain(invalid.kind);
+    expect(invalid.contentType).toBe('application/json');
+    if (invalid.carriesMarker) expect(invalid.body).toContain(MARKER);
+    if (parsed.ok && isJsonObject(parsed.value) && typeof parsed.value['name'] === 'string') {
+      expect(parsed.value['name'].startsWith(MARKER)).toBe(true);
+      expect(invalid.carriesMarker).toBe(true);
+    }
+  });
+
+  test('generates every class', () => {
+    const kinds = new Set(fc.sample(invalidNewPetBody({ marker: MARKER }), { numRuns: 1000, seed: 7 }).map((b) => b.kind));
+    expect([...kinds].sort()).toEqual([...INVALID_NEW_PET_KINDS].sort());
+  });
+
+  test('has one example per class, each invalid', () => {
+    const examples = invalidNewPetExamples({ marker: MARKER });
+    expect(examples.map((e) => e.kind)).toEqual([...INVALID_NEW_PET_KINDS]);
+    for (const example of examples) {
+      const parsed = parseJson(example.body);
+      if (parsed.ok) expect(validate('NewPet', parsed.value), example.kind).not.toEqual([]);
+    }
+    const byKind = Object.fromEntries(examples.map((e) => [e.kind, e]));
+    expect(byKind['empty']?.body).toBe('');
+    expect(byKind['null']?.body).toBe('null');
+    expect(byKind['categoryId-beyond-int64']?.body).toContain('"categoryId":9223372036854775808');
+    expect(byKind['status-outside-enum']?.body).toContain('"status":"adopted"');
+    expect(byKind['categoryId-missing']?.carriesMarker).toBe(true);
+    expect(byKind['name-missing']?.carriesMarker).toBe(false);
+    expect(byKind['name-not-string']?.carriesMarker).toBe(false);
+  });
+});
+
+describe('limits', () => {
+  test.prop([limitInRange()])('stay within the document bounds', (limit) => {
+    const { min, max } = listLimits();
+    expect(Number.isInteger(limit) && limit >= min && limit <= max).toBe(true);
+  });
+
+  test('limitInRange reaches both bounds', () => {
+    const sample = fc.sample(limitInRange(), { numRuns: 200, seed: 1 });
+    expect(sample).toContain(listLimits().min);
+    expect(sample).toContain(listLimits().max);
+  });
+
+  test('outOfRangeLimits is derived from the bounds', () => {
+    expect(outOfRangeLimits()).toEqual(['0', '101', '-1', '1.5', 'abc', '']);
+  });
+});
+
+describe('status values', () => {
+  test.prop([validStatus()])('validStatus is a PetStatus', (status) => {
+    expect(validate('PetStatus', status)).toEqual([]);
+  });
+
+  test.prop([invalidStatusValue()])('invalidStatusValue is outside the enumeration, case-insensitively, and not blank', (value) => {
+    expect(validate('PetStatus', value)).not.toEqual([]);
+    expect(statusValues().map((s) => s.toLowerCase())).not.toContain(value.toLowerCase());
+    expect(value.trim()).not.toBe('');
+  });
+});
