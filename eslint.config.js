@@ -15,6 +15,6 @@ export default tseslint.config(
   },
   {
     files: ['**/*.mjs', 'bench/**', 'eslint.config.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', performance: 'readonly' } },
   },
 );

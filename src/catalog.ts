@@ -21,6 +21,8 @@ export interface Requirement {
   test: string;
   interpretation?: string;
   crossCutting?: boolean;
+  /** Requirements whose tests produce what this one inspects; selecting it selects them too. */
+  needs?: string[];
 }
 
 export interface NotTested {
@@ -132,6 +134,20 @@ export function selectRequirements(only: readonly string[]): Set<string> {
       throw new Error(`"${raw}" is not a requirement id, section or area of the catalog (e.g. LIST-003, 4.1, LIST)`);
     }
     hits.forEach((r) => selected.add(r.id));
+  }
+  return withNeeds(selected);
+}
+
+/** The selection plus, transitively, what its requirements need (a 429 to recover from, pets to fetch). */
+function withNeeds(selected: Set<string>): Set<string> {
+  const pending = [...selected];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    for (const need of getRequirement(id).needs ?? []) {
+      if (!selected.has(need)) {
+        selected.add(need);
+        pending.push(need);
+      }
+    }
   }
   return selected;
 }

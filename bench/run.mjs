@@ -1,0 +1,94 @@
+// Benchmarks of a whole conformance run, printed as a table of medians. No thresholds: the
+// targets (docs in README) are read off these figures, not asserted by the test suite.
+//
+//   npm run bench                 embedded run x5 and Free-plan run x3
+//   BENCH_RUNS=3 BENCH_FREE_RUNS=1 npm run bench
+//
+// Embedded: process start to exit of `petstore-conformance` against the embedded reference
+// server; peak memory is the process's max RSS (worker threads included) from /usr/bin/time.
+// Free plan: a reference server configured like a Free key with a real 60-second window
+// (60/min, 1,000/day); the CLI runs against it with --plan free.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir, cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
+
+const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const EMBEDDED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 3);
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Runs the CLI under /usr/bin/time; returns wall ms, peak RSS in MB, exit code and the report. */
+async function runCli(args, env = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
+  const started = performance.now();
+  const { code, stderr } = await new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', process.execPath, CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (c) => resolve({ code: c, stderr: err }));
+  });
+  const wallMs = performance.now() - started;
+  const rss = /MAXRSS_KB=(\d+)/.exec(stderr);
+  const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
+  await rm(dir, { recursive: true, force: true });
+  return { code, wallMs, peakMb: rss ? Number(rss[1]) / 1024 : NaN, report };
+}
+
+const exercised = (report) => report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').length;
+
+function row(cells) {
+  return `| ${cells.join(' | ')} |`;
+}
+
+const embedded = [];
+for (let i = 0; i < EMBEDDED_RUNS; i++) {
+  const r = await runCli([]);
+  if (r.code !== 0) console.error(`embedded run ${i + 1} exited ${r.code}`);
+  embedded.push(r);
+}
+
+const free = [];
+for (let i = 0; i < FREE_RUNS; i++) {
+  const server = await startReferenceServer({ windowSeconds: 60 });
+  try {
+    const r = await runCli(['--base-url', server.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: server.keys.free });
+    if (r.code !== 0) console.error(`free-plan run ${i + 1} exited ${r.code}`);
+    free.push(r);
+  } finally {
+    await server.close();
+  }
+}
+
+const total = (runs) => runs[0]?.report.requirements.length ?? 0;
+console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
+console.log(`Medians of ${EMBEDDED_RUNS} embedded runs and ${FREE_RUNS} Free-plan runs\n`);
+console.log(row(['run', 'wall s', 'peak MB', 'requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request']));
+console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
+for (const [name, runs, memory] of [['embedded reference server', embedded, true], ['Free plan, 60 s window', free, false]]) {
+  if (runs.length === 0) continue;
+  const requests = median(runs.map((r) => r.report.requests));
+  const ex = median(runs.map((r) => exercised(r.report)));
+  console.log(
+    row([
+      name,
+      (median(runs.map((r) => r.wallMs)) / 1000).toFixed(2),
+      memory ? median(runs.map((r) => r.peakMb)).toFixed(0) : '-',
+      String(requests),
+      (median(runs.map((r) => r.report.rateLimitWaitMs)) / 1000).toFixed(1),
+      `${ex} / ${total(runs)}`,
+      (ex / requests).toFixed(2),
+    ]),
+  );
+}

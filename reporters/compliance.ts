@@ -1,0 +1,73 @@
+/**
+ * The vitest reporter that turns finished conformance tests into TestOutcomes. It runs in the
+ * CLI's process; the tests ran in the worker and reached us through their meta. A test that
+ * failed without recording a violation broke for a reason of ours (a bug, a timeout): it is
+ * reported inconclusive with the error, never as a failure of the target.
+ */
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { SerializedError } from 'vitest';
+import type { TestOutcome } from '../src/report/build.js';
+import type { ConformanceMeta } from '../src/conformance/meta.js';
+
+export interface ProgressListener {
+  onTestStart?(requirement: string, title: string): void;
+  onTestEnd?(outcome: TestOutcome): void;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}
+
+export class ComplianceReporter implements Reporter {
+  readonly outcomes: TestOutcome[] = [];
+  readonly errors: string[] = [];
+  readonly #listener: ProgressListener;
+
+  constructor(listener: ProgressListener = {}) {
+    this.#listener = listener;
+  }
+
+  onTestCaseReady(testCase: TestCase): void {
+    const meta: ConformanceMeta = testCase.meta();
+    if (meta.requirement !== undefined) this.#listener.onTestStart?.(meta.requirement, testCase.name);
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const meta: ConformanceMeta = testCase.meta();
+    if (meta.requirement === undefined) {
+      this.errors.push(`test "${testCase.name}" names no requirement`);
+      return;
+    }
+    const result = testCase.result();
+    const hasViolation = (meta.evidence ?? []).some((e) => e.kind === 'violation');
+    const base = {
+      requirement: meta.requirement,
+      name: testCase.name,
+      evidence: meta.evidence ?? [],
+      observations: meta.observations ?? [],
+      ...(meta.property === undefined ? {} : { property: meta.property }),
+      ...(meta.requestsSoFar === undefined ? {} : { requestsSoFar: meta.requestsSoFar }),
+      ...(meta.waitedMsSoFar === undefined ? {} : { waitedMsSoFar: meta.waitedMsSoFar }),
+      ...(meta.createdIds === undefined ? {} : { createdIds: meta.createdIds }),
+    };
+    let outcome: TestOutcome;
+    if (result.state === 'passed') outcome = { ...base, status: 'pass' };
+    else if (result.state === 'failed' && hasViolation) outcome = { ...base, status: 'fail' };
+    else if (result.state === 'failed') {
+      const error = firstLine(result.errors?.[0]?.message ?? 'unknown error');
+      outcome = { ...base, status: 'inconclusive', reason: `the test could not complete: ${error}`, internalError: error };
+    } else {
+      const reason = meta.reason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped';
+      outcome = { ...base, status: meta.verdict === 'inconclusive' ? 'inconclusive' : 'skipped', reason };
+    }
+    this.outcomes.push(outcome);
+    this.#listener.onTestEnd?.(outcome);
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    for (const module of testModules) {
+      for (const error of module.errors()) this.errors.push(`${module.moduleId}: ${firstLine(error.message)}`);
+    }
+    for (const error of unhandledErrors) this.errors.push(`unhandled: ${firstLine(error.message)}`);
+  }
+}

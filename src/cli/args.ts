@@ -1,0 +1,180 @@
+/**
+ * Command-line parsing and validation. Every mistake becomes a UsageError with one line of
+ * text; main.ts prints it and exits 2. Nothing here touches the network.
+ */
+import { parseArgs } from 'node:util';
+import { randomInt } from 'node:crypto';
+import { dirname } from 'node:path';
+import type { PlanName } from '../run-config.js';
+
+export class UsageError extends Error {
+  readonly exitCode = 2;
+}
+
+export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl'] as const;
+export type ReporterName = (typeof REPORTERS)[number];
+const PLANS: readonly PlanName[] = ['free', 'pro', 'business'];
+
+export interface RunOptions {
+  command: 'run';
+  /** Undefined: run against the embedded reference server. */
+  baseUrl?: string;
+  apiKey?: string;
+  reportDir: string;
+  reporters: ReporterName[];
+  seed: number;
+  readOnly: boolean;
+  maxRequests: number;
+  timeoutMs: number;
+  maxWaitMs: number;
+  only: string[];
+  plan?: PlanName;
+  caFile?: string;
+}
+
+/** Re-render a saved report.json in other formats. */
+export interface RenderOptions {
+  command: 'report';
+  reportFile: string;
+  reportDir: string;
+  reporters: ReporterName[];
+}
+
+/** Re-run the failing requirements of a saved report (same seed, shrunk inputs) and say fixed or still failing. */
+export interface ReplayOptions extends Omit<RunOptions, 'command'> {
+  command: 'replay';
+  reportFile: string;
+}
+
+export type ParsedCommand = RunOptions | RenderOptions | ReplayOptions | { command: 'help' } | { command: 'version' };
+
+export const USAGE = `Usage: petstore-conformance [options]
+       petstore-conformance report <report.json> [--reporter <names>] [--report-dir <dir>]
+       petstore-conformance replay <report.json> [--base-url <url>] [options]
+
+Runs the Pet Store Service conformance suite against a server and writes a report.
+Without --base-url it runs against the embedded reference server.
+'report' renders a saved report.json again; 'replay' re-sends the failing cases of a saved
+report (same seed, shrunk inputs) and says, per requirement, fixed or still failing.
+
+Options:
+  --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
+  --api-key <key>        API key sent as a bearer token (env PETSTORE_API_KEY; prefer the env var)
+  --report-dir <dir>     Where reports are written (default ./conformance-report)
+  --reporter <names>     Comma-separated: ${REPORTERS.join(', ')} (default json,junit,markdown,html)
+  --seed <int>           Seed for property-based tests; replays a run
+  --read-only            Send no POST; write-dependent requirements become inconclusive
+  --max-requests <n>     Run-wide request budget (default 400)
+  --timeout <ms>         Per-request timeout (default 10000)
+  --max-wait <s>         Longest wait on the target's rate limit before stopping (default 65)
+  --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
+  --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
+  --ca <file>            Extra CA certificate (PEM) for a private TLS target
+  -h, --help             Show this help
+  -v, --version          Show the version
+
+Exit codes: 0 no must-requirement failed; 1 at least one failed; 2 could not run.`;
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (raw === undefined) return fallback;
+  if (!/^-?[0-9]+$/.test(raw.trim())) throw new UsageError(`--${name} must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+export function validateBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--base-url is not a valid URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, got "${url.protocol}"`);
+  if (url.username !== '' || url.password !== '') throw new UsageError('--base-url must not carry credentials; pass the key with --api-key or PETSTORE_API_KEY');
+  if (url.search !== '' || url.hash !== '') throw new UsageError('--base-url must not have a query or fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        'report-dir': { type: 'string' },
+        reporter: { type: 'string' },
+        seed: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'max-requests': { type: 'string' },
+        timeout: { type: 'string' },
+        'max-wait': { type: 'string' },
+        only: { type: 'string' },
+        plan: { type: 'string' },
+        ca: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    // node:util's messages are one line and name the flag; drop its long hints.
+    const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+    throw new UsageError(`${message.replace(/\. To specify.*$/, '')} (see --help)`);
+  }
+  const v = parsed.values;
+  if (v.help === true) return { command: 'help' };
+  if (v.version === true) return { command: 'version' };
+  const [subcommand, reportFile, ...extra] = parsed.positionals;
+  if (subcommand !== undefined && subcommand !== 'report' && subcommand !== 'replay') {
+    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay; see --help)`);
+  }
+  if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+
+  const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'];
+  const baseUrl = rawUrl === undefined || rawUrl === '' ? undefined : validateBaseUrl(rawUrl);
+  const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'];
+  if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
+
+  const reporters = list(v.reporter ?? 'json,junit,markdown,html');
+  for (const name of reporters) {
+    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`unknown reporter "${name}"; choose from ${REPORTERS.join(', ')}`);
+  }
+  if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
+
+  const plan = v.plan;
+  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) {
+    throw new UsageError(`--plan must be one of ${PLANS.join(', ')} (Enterprise limits are custom), got "${plan}"`);
+  }
+
+  if (subcommand === 'report' && reportFile !== undefined) {
+    return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters: reporters as ReporterName[] };
+  }
+  if (baseUrl !== undefined && (apiKey === undefined || apiKey === '')) {
+    throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
+  }
+  const options = {
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+    reportDir: v['report-dir'] ?? 'conformance-report',
+    reporters: reporters as ReporterName[],
+    seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    readOnly: v['read-only'] === true,
+    maxRequests: integer('max-requests', v['max-requests'], 400, 1),
+    timeoutMs: integer('timeout', v.timeout, 10_000, 1, 600_000),
+    maxWaitMs: integer('max-wait', v['max-wait'], 65, 0, 3_600) * 1000,
+    only: list(v.only),
+    ...(plan === undefined ? {} : { plan: plan as PlanName }),
+    ...(v.ca === undefined ? {} : { caFile: v.ca }),
+  };
+  if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
+  return { command: 'run', ...options };
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * Entry point of `petstore-conformance`. Thin on purpose: parse, dispatch, map outcomes to exit
+ * codes. 0: no must-requirement failed; 1: at least one failed; 2: could not run (bad usage,
+ * unreachable target, internal error). Errors are one line, never a stack trace.
+ */
+import { parseCommandLine, USAGE, type ReporterName } from './args.js';
+import { runConformance } from './run.js';
+import { renderSummary, styleFor } from './terminal.js';
+import { toolInfo } from './tool-info.js';
+import { exitCodeOf } from '../report/build.js';
+import { writeReports } from '../report/write.js';
+import { loadReport } from '../report/load.js';
+import { replay } from './replay.js';
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).trim();
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const command = parseCommandLine(argv, process.env);
+  if (command.command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command.command === 'version') {
+    process.stdout.write(`${toolInfo().version}\n`);
+    return 0;
+  }
+  if (command.command === 'report') {
+    const report = await loadReport(command.reportFile);
+    const paths = await writeReports(report, command.reportDir, command.reporters.filter((r) => r !== 'json'));
+    for (const p of paths) process.stdout.write(`report: ${p}\n`);
+    return 0;
+  }
+  if (command.command === 'replay') return replay(command);
+  const target = command.baseUrl ?? 'the embedded reference server';
+  process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
+  const { report } = await runConformance(command);
+  const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
+  process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
+  return exitCodeOf(report);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const code = typeof error === 'object' && error !== null && 'exitCode' in error && error.exitCode === 2 ? 'usage' : 'internal';
+    process.stderr.write(`petstore-conformance: ${code === 'internal' ? 'internal error: ' : ''}${oneLine(error)}\n`);
+    process.exit(2);
+  },
+);

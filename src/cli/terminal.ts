@@ -1,0 +1,68 @@
+/**
+ * What the terminal shows at the end of a run: requirements by section with their verdicts,
+ * the failures with their first evidence, the verdict line and where the reports are.
+ * Colour only on a TTY and never with NO_COLOR.
+ */
+import type { Report, RequirementResult, RequirementStatus } from '../report/types.js';
+
+export interface Style {
+  colour: boolean;
+}
+
+export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Style {
+  return { colour: stream.isTTY === true && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb' };
+}
+
+const CODES: Record<RequirementStatus, string> = { pass: '32', fail: '31', inconclusive: '33', skipped: '90' };
+const LABELS: Record<RequirementStatus, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE', skipped: 'SKIPPED' };
+
+function paint(style: Style, status: RequirementStatus, text: string): string {
+  return style.colour ? `\u001b[${CODES[status]}m${text}\u001b[0m` : text;
+}
+
+function label(r: RequirementResult): RequirementStatus | 'warn' {
+  return r.status === 'fail' && r.level === 'should' ? 'warn' : r.status;
+}
+
+export function renderSummary(report: Report, reportPaths: readonly string[], style: Style): string {
+  const lines: string[] = [];
+  let section = '';
+  for (const r of report.requirements) {
+    if (r.section !== section) {
+      section = r.section;
+      lines.push(`  § ${section}`);
+    }
+    const l = label(r);
+    const text = l === 'warn' ? 'WARN' : LABELS[l];
+    const note = r.reason === undefined ? '' : `  (${r.reason})`;
+    lines.push(`    ${paint(style, r.status, text.padEnd(12))} ${r.id.padEnd(11)} ${r.title}${note}`);
+  }
+  const failures = report.requirements.filter((r) => r.status === 'fail');
+  if (failures.length > 0) {
+    lines.push('', 'Failures:');
+    for (const r of failures) {
+      lines.push(`  ${r.id} (${r.level}, § ${r.section}) ${r.title}`);
+      const first = r.evidence.find((e) => e.kind === 'violation');
+      if (first !== undefined) {
+        lines.push(`    ${first.message}`);
+        if (first.exchange !== undefined) {
+          const ex = first.exchange;
+          lines.push(`    sent:     ${ex.request.method} ${ex.request.url}`);
+          lines.push(`    received: ${ex.response === undefined ? ex.error?.code ?? 'no response' : `${ex.response.status} ${ex.response.body.slice(0, 160)}`}`);
+          lines.push(`    reproduce: ${ex.curl}`);
+        }
+      }
+      if (r.property !== undefined) lines.push(`    shrunk input: ${r.property.counterexample}  (seed ${r.property.seed}, path ${r.property.path})`);
+    }
+  }
+  const s = report.summary;
+  const verdict = report.verdict === 'pass' ? (report.complete ? 'CONFORMS' : 'NO FAILURES (not fully verified)') : 'DOES NOT CONFORM';
+  lines.push(
+    '',
+    `${paint(style, report.verdict === 'pass' ? (report.complete ? 'pass' : 'inconclusive') : 'fail', verdict)}: ${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
+  );
+  for (const e of report.runErrors) lines.push(`run error: ${e}`);
+  if (report.createdPetIds.length > 0) lines.push(`created pets (name prefix pc-${report.runId}-): ${report.createdPetIds.length}`);
+  for (const p of reportPaths) lines.push(`report: ${p}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,27 @@
+/**
+ * What a conformance test tells the reporter, carried in vitest's task meta (serialisable, flat
+ * at the top level because meta inherited from describe is not deep-merged). The key is never
+ * put here: evidence is built from exchanges the client has already redacted.
+ */
+import type { Evidence, Observation, PropertyFailure } from '../report/types.js';
+
+export interface ConformanceMeta {
+  requirement?: string;
+  /** Set when the test ends by skipping: 'inconclusive' = tried and could not tell. */
+  verdict?: 'inconclusive' | 'skipped';
+  reason?: string;
+  evidence?: Evidence[];
+  observations?: Observation[];
+  property?: PropertyFailure;
+  /** Requests the client had sent when the test ended (the reporter keeps the largest). */
+  requestsSoFar?: number;
+  /** Time the client had spent waiting on the rate limit when the test ended. */
+  waitedMsSoFar?: number;
+  /** Ids of pets created so far in the run, as exact decimal strings. */
+  createdIds?: string[];
+}
+
+declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface TaskMeta extends ConformanceMeta {}
+}

@@ -1,0 +1,275 @@
+/**
+ * requirementTest(id, body): the only way a suite declares a test. The title and meta come from
+ * the catalog (an unknown id throws at collection time), so a requirement is never named twice.
+ *
+ * Verdicts: a violation recorded for the requirement fails the test, whatever else happened. A
+ * test that cannot tell calls t.inconclusive(reason) (or is stopped by the client: budget spent,
+ * run halted, target not answering) and is reported inconclusive, never pass. t.notApplicable()
+ * and deselection by --only are reported skipped.
+ */
+import { test } from 'vitest';
+import type { TestContext } from 'vitest';
+import fc from 'fast-check';
+import { getRequirement } from '../catalog.js';
+import { violation, observation, type Finding } from '../checks/finding.js';
+import type { Exchange } from '../http/exchange.js';
+import type { SendRequest } from '../http/client.js';
+import { exchangeEvidence } from '../report/evidence.js';
+import type { Evidence, Observation } from '../report/types.js';
+import { getSession, type Session } from '../session/session.js';
+import { deriveSeed } from './seed.js';
+import './meta.js';
+
+/** Long enough for one full rate-limit window wait plus the requests around it. */
+const TEST_TIMEOUT_MS = 5 * 60_000;
+const MAX_EVIDENCE = 12;
+const MAX_OBSERVATIONS = 12;
+/** Exchanges cited for a requirement that passed, so an auditor sees what was exercised. */
+const PASS_CITATIONS = 3;
+/** Extra requests shrinking may spend once a property has failed. */
+const SHRINK_REQUESTS = 12;
+
+class Stop extends Error {
+  constructor(
+    readonly verdict: 'inconclusive' | 'skipped',
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Errors of the client that end a test without a verdict (budget, halt, transport). */
+function clientStopReason(error: unknown): string | undefined {
+  if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('PC_')) {
+    return error.message;
+  }
+  return undefined;
+}
+
+export interface PropertyOptions<T> {
+  runs: number;
+  /** Inputs always tried first (one per equivalence class), whatever the budget. */
+  examples?: T[];
+}
+
+export class RequirementRun {
+  readonly id: string;
+  readonly session: Session;
+  readonly #mark: number;
+  readonly #cited: Exchange[] = [];
+  #sent = 0;
+
+  constructor(id: string, session: Session) {
+    this.id = id;
+    this.session = session;
+    this.#mark = session.ledger.mark();
+  }
+
+  /** Send through the shared client, tagged with this requirement. */
+  async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
+    const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? this.id });
+    this.#sent += 1;
+    if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
+    return ex;
+  }
+
+  /** How many requests this test sent itself. */
+  get sent(): number {
+    return this.#sent;
+  }
+
+  record(findings: readonly Finding[]): void {
+    this.session.ledger.add(findings);
+  }
+
+  fail(message: string, ex?: Exchange): void {
+    this.record([violation(this.id, message, ex?.seq)]);
+  }
+
+  observe(message: string, ex?: Exchange): void {
+    this.record([observation(this.id, message, ex?.seq)]);
+  }
+
+  /** Cite an exchange as evidence even when nothing was wrong with it. */
+  cite(ex: Exchange): void {
+    if (!this.#cited.includes(ex)) this.#cited.unshift(ex);
+  }
+
+  inconclusive(reason: string): never {
+    throw new Stop('inconclusive', reason);
+  }
+
+  notApplicable(reason: string): never {
+    throw new Stop('skipped', reason);
+  }
+
+  /** Findings about this requirement made since the test began. */
+  findings(): Finding[] {
+    return this.session.ledger.since(this.#mark, this.id);
+  }
+
+  get cited(): readonly Exchange[] {
+    return this.#cited;
+  }
+
+  /**
+   * A seeded fast-check property whose probe sends requests. Only the shrunk counterexample's
+   * violations are recorded (not every shrinking step's), and shrinking stops after a few
+   * requests so a failure cannot eat the target's quota.
+   */
+  async property<T>(arbitrary: fc.Arbitrary<T>, probe: (input: T) => Promise<Finding[]>, options: PropertyOptions<T>): Promise<void> {
+    const replay = this.session.config.replay?.[this.id];
+    const seed = replay?.seed ?? deriveSeed(this.session.config.seed, this.id);
+    let failing: Finding[] | undefined;
+    let stopped: string | undefined;
+    let shrinkCalls = 0;
+    let completed = 0;
+    const predicate = async (input: T): Promise<boolean> => {
+      if (stopped !== undefined) return true;
+      if (failing !== undefined && shrinkCalls++ >= SHRINK_REQUESTS) return true;
+      try {
+        const findings = await probe(input);
+        const own = findings.filter((f) => f.kind === 'violation' && f.requirement === this.id);
+        this.record(findings.filter((f) => !own.includes(f)));
+        completed += 1;
+        if (own.length > 0) {
+          failing = own;
+          return false;
+        }
+        return true;
+      } catch (error) {
+        const reason = clientStopReason(error);
+        if (reason === undefined) throw error;
+        stopped = reason;
+        return true;
+      }
+    };
+    // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else.
+    const parameters: fc.Parameters<[T]> =
+      replay === undefined
+        ? { numRuns: options.runs, seed, ...(options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) }) }
+        : { seed, path: replay.path, endOnFailure: true };
+    const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
+    if (details.failed && failing !== undefined) {
+      this.record(failing);
+      this.#meta.property = {
+        counterexample: fc.stringify(details.counterexample?.[0]),
+        seed,
+        path: details.counterexamplePath ?? '',
+        numRuns: details.numRuns,
+      };
+      return;
+    }
+    if (details.failed) throw details.errorInstance ?? new Error('property failed');
+    if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
+    this.observe(`${completed} property runs (seed ${seed})`);
+  }
+
+  #metaRef: TestContext['task']['meta'] | undefined;
+  get #meta(): TestContext['task']['meta'] {
+    if (this.#metaRef === undefined) throw new Error('RequirementRun used outside its test');
+    return this.#metaRef;
+  }
+  attach(meta: TestContext['task']['meta']): void {
+    this.#metaRef = meta;
+  }
+}
+
+function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { evidence: Evidence[]; observations: Observation[] } {
+  const exchanges = run.session.client.exchanges;
+  const exchangeAt = (seq: number | undefined): Exchange | undefined => (seq === undefined ? undefined : exchanges[seq - 1]);
+  const violations = findings.filter((f) => f.kind === 'violation');
+  const evidence: Evidence[] = violations.slice(0, MAX_EVIDENCE).map((f) => {
+    const ex = exchangeAt(f.exchange);
+    return { kind: 'violation', message: f.message, ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
+  });
+  if (violations.length > MAX_EVIDENCE) {
+    evidence.push({ kind: 'note', message: `and ${violations.length - MAX_EVIDENCE} more violations` });
+  }
+  if (violations.length === 0) {
+    for (const ex of run.cited) evidence.push({ kind: 'exchange', message: `${ex.request.method} ${ex.request.target}`, exchange: exchangeEvidence(ex) });
+  }
+  const seen = new Set<string>();
+  const observations: Observation[] = [];
+  for (const f of findings) {
+    if (f.kind !== 'observation' || seen.has(f.message)) continue;
+    seen.add(f.message);
+    if (observations.length < MAX_OBSERVATIONS) {
+      observations.push({ requirement: f.requirement, message: f.message, ...(f.exchange === undefined ? {} : { exchange: f.exchange }) });
+    }
+  }
+  return { evidence, observations };
+}
+
+function summarise(violations: readonly Finding[]): string {
+  const lines = violations.slice(0, 5).map((f) => `- ${f.message}${f.exchange === undefined ? '' : ` (exchange #${f.exchange})`}`);
+  if (violations.length > 5) lines.push(`- and ${violations.length - 5} more`);
+  return lines.join('\n');
+}
+
+type Collect = (run: RequirementRun) => Finding[];
+
+function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect): void {
+  const requirement = getRequirement(id);
+  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: TEST_TIMEOUT_MS }, async (ctx) => {
+    const session = getSession();
+    const meta = ctx.task.meta;
+    if (!session.isSelected(id)) {
+      meta.verdict = 'skipped';
+      meta.reason = 'deselected by --only';
+      ctx.skip(meta.reason);
+    }
+    const run = new RequirementRun(id, session);
+    run.attach(meta);
+    let stop: Stop | undefined;
+    try {
+      await body(run);
+    } catch (error) {
+      if (error instanceof Stop) stop = error;
+      else {
+        const reason = clientStopReason(error);
+        if (reason === undefined) throw error;
+        stop = new Stop('inconclusive', reason);
+      }
+    }
+    const findings = collect(run);
+    const { evidence, observations } = evidenceOf(run, findings);
+    meta.evidence = evidence;
+    meta.observations = observations;
+    const stats = session.client.stats;
+    meta.requestsSoFar = stats.requests;
+    meta.waitedMsSoFar = Math.round(stats.waitedMs);
+    meta.createdIds = [...session.createdIds];
+    const violations = findings.filter((f) => f.kind === 'violation');
+    if (violations.length > 0) throw new Error(`${id} violated:\n${summarise(violations)}`);
+    if (stop !== undefined) {
+      meta.verdict = stop.verdict;
+      meta.reason = stop.reason;
+      ctx.skip(stop.reason);
+    }
+  });
+}
+
+/** A test of one requirement; its verdict comes from the findings it records while it runs. */
+export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>): void {
+  declare(id, body, (run) => run.findings());
+}
+
+/**
+ * A test of a cross-cutting requirement: its checks ran on every exchange of the run, so its
+ * verdict comes from everything the ledger holds for it. `relevant` says which exchanges the
+ * requirement applies to; with none, it could not be exercised and is inconclusive.
+ */
+export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean, body?: (t: RequirementRun) => Promise<void>): void {
+  declare(
+    id,
+    async (t) => {
+      if (body !== undefined) await body(t);
+      const seen = t.session.client.exchanges.filter(relevant);
+      for (const ex of seen.slice(0, PASS_CITATIONS)) t.cite(ex);
+      if (seen.length === 0) t.inconclusive('no response of the run was one this requirement applies to');
+      t.observe(`checked on ${seen.length} responses`);
+    },
+    (run) => run.session.ledger.all(id),
+  );
+}

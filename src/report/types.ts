@@ -1,0 +1,82 @@
+/**
+ * report.json: the machine contract of a run. Every other format (terminal, JUnit, Markdown,
+ * HTML, EARL) is rendered from this structure, so a saved report can be re-rendered later.
+ * Its JSON Schema is schemas/report.schema.json; our tests validate our own output against it.
+ */
+export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
+export type Level = 'must' | 'should';
+
+export interface ExchangeEvidence {
+  seq: number;
+  purpose: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
+  error?: { code: string; message: string };
+  elapsedMs: number;
+  /** Reproduces the request; the key appears only as $PETSTORE_API_KEY. */
+  curl: string;
+}
+
+export interface Evidence {
+  kind: 'violation' | 'observation' | 'exchange' | 'note';
+  message: string;
+  exchange?: ExchangeEvidence;
+}
+
+export interface PropertyFailure {
+  /** The shrunk smallest input that fails, as JSON text. */
+  counterexample: string;
+  seed: number;
+  /** fast-check's replay path for that counterexample. */
+  path: string;
+  numRuns: number;
+}
+
+export interface RequirementResult {
+  id: string;
+  section: string;
+  title: string;
+  level: Level;
+  status: RequirementStatus;
+  /** Why a requirement is inconclusive or skipped. */
+  reason?: string;
+  statement: string;
+  interpretation?: string;
+  /** Names of the tests that exercised it. */
+  tests: string[];
+  evidence: Evidence[];
+  property?: PropertyFailure;
+}
+
+export interface Observation {
+  requirement: string;
+  message: string;
+  exchange?: number;
+}
+
+export interface Report {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  spec: { title: string; version: string };
+  target: { baseUrl: string; embedded: boolean; keyFingerprint?: string; plan?: string };
+  seed: number;
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  /** HTTP requests sent to the target. */
+  requests: number;
+  /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
+  rateLimitWaitMs: number;
+  options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };
+  verdict: 'pass' | 'fail';
+  /** True only when every must-requirement passed: nothing failed and nothing was left undecided. */
+  complete: boolean;
+  summary: { pass: number; fail: number; inconclusive: number; skipped: number; warnings: number };
+  requirements: RequirementResult[];
+  observations: Observation[];
+  notTested: Array<{ section: string; statement: string; reason: string }>;
+  /** Pets this run created on the target, so staging data can be found and cleaned. */
+  createdPetIds: string[];
+  /** A failure of the run itself (not of the target's conformance), e.g. the run was halted. */
+  runErrors: string[];
+}

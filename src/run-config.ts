@@ -1,0 +1,39 @@
+/**
+ * What the CLI (main process) hands to the suites (vitest worker) through `provide`/`inject`.
+ * It is serialisable by design. The key travels only here, never in test meta or annotations,
+ * which the reporter persists.
+ */
+export type PlanName = 'free' | 'pro' | 'business';
+
+export const PLAN_LIMITS: Record<PlanName, { perMinute: number; perDay: number }> = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+};
+
+export interface RunConfig {
+  baseUrl: string;
+  apiKey: string;
+  seed: number;
+  /** Short lower-case id of this run; created pets carry it in their names. */
+  runId: string;
+  readOnly: boolean;
+  maxRequests: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  /** Longest single wait on the target's rate limit before the run stops instead. */
+  maxWaitMs: number;
+  plan?: PlanName;
+  /** Selected requirement ids; empty means all. */
+  selected: string[];
+  /** Replay: per requirement, the seed and fast-check path of the counterexample to re-send. */
+  replay?: Record<string, { seed: number; path: string }>;
+  /** Extra PEM CA for TLS targets. */
+  ca?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    runConfig: RunConfig;
+  }
+}

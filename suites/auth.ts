@@ -1,0 +1,82 @@
+/**
+ * Section 5: every operation refuses a missing, wrong or malformed credential with 401. The
+ * Error body of those 401s is judged by ERR-001/ERR-002 like every other error response.
+ * Unauthorised createPet bodies carry a run marker so AUTH-004 can look for leaked creations.
+ */
+import { describe } from 'vitest';
+import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
+import type { AuthMode } from '../src/http/exchange.js';
+import type { SendRequest } from '../src/http/client.js';
+import { idOf } from './support.js';
+
+type Credential = { label: string; auth: AuthMode | { mode: AuthMode; header: string | undefined } };
+type Operation = { label: string; request: (t: RequirementRun, n: number) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
+
+export const UNAUTHORISED_MARKER = 'unauth-';
+
+const OPERATIONS: Operation[] = [
+  { label: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
+  {
+    label: 'createPet',
+    request: async (t, n) => ({
+      method: 'POST',
+      path: '/pets',
+      contentType: 'application/json',
+      body: JSON.stringify({ name: `${t.session.namePrefix}${UNAUTHORISED_MARKER}${n}`, categoryId: 1, status: 'available' }),
+    }),
+  },
+  {
+    label: 'getPet',
+    request: async (t) => {
+      const census = await t.session.census();
+      const id = census.pets.map(idOf).find((v) => v !== undefined) ?? 1n;
+      return { method: 'GET', path: `/pets/${id}` };
+    },
+  },
+  { label: 'listOrders', request: async () => ({ method: 'GET', path: '/store/orders' }) },
+];
+
+let unauthorisedPosts = 0;
+
+/** Sends every operation with each credential and expects 401. */
+async function expectUnauthorised(t: RequirementRun, credentials: Credential[]): Promise<void> {
+  const skipped: string[] = [];
+  for (const op of OPERATIONS) {
+    if (op.label === 'createPet' && t.session.config.readOnly) {
+      skipped.push(op.label);
+      continue;
+    }
+    for (const credential of credentials) {
+      const request = await op.request(t, unauthorisedPosts);
+      if (request.method === 'POST') unauthorisedPosts += 1;
+      const ex = await t.send({ ...request, auth: credential.auth });
+      const status = ex.response?.status;
+      if (status === undefined) return t.inconclusive(`${op.label} ${credential.label} got no response (${ex.error?.code})`);
+      if (status !== 401) t.fail(`${op.label} ${credential.label}: received ${status} / expected 401`, ex);
+    }
+  }
+  // Any POST above might have leaked a pet: the next listing must be fresh.
+  t.session.invalidateCensus();
+  if (skipped.length > 0) t.inconclusive(`${skipped.join(', ')} not exercised: writes are disabled (--read-only)`);
+}
+
+describe('5 authentication', () => {
+  requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }]));
+
+  requirementTest('AUTH-002', (t) => expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]));
+
+  requirementTest('AUTH-003', (t) => {
+    const key = t.session.config.apiKey;
+    // The header values hold the real key where a careless server might still find it; the
+    // client redacts it from every record.
+    return expectUnauthorised(t, [
+      { label: 'with the key but no scheme', auth: { mode: 'malformed', header: key } },
+      { label: 'with an empty bearer token', auth: { mode: 'malformed', header: 'Bearer ' } },
+      { label: 'with the Basic scheme', auth: { mode: 'malformed', header: `Basic ${Buffer.from(`user:${key}`).toString('base64')}` } },
+    ]);
+  });
+});
+
+export function unauthorisedPostsSent(): number {
+  return unauthorisedPosts;
+}

@@ -1,0 +1,38 @@
+/**
+ * Requirements judged on every response of the run. Their checks ran as each exchange arrived
+ * (see Session); these tests, last in the run, turn the ledger into verdicts.
+ */
+import { describe } from 'vitest';
+import { crossCuttingTest } from '../src/conformance/requirement-test.js';
+import { operationOf } from '../src/checks/body.js';
+import type { Exchange } from '../src/http/exchange.js';
+
+const answered = (ex: Exchange): boolean => ex.response !== undefined;
+const withBody = (ex: Exchange): boolean => (ex.response?.bodyText.length ?? 0) > 0;
+const isError = (ex: Exchange): boolean => (ex.response?.status ?? 0) >= 400;
+const keyed = (ex: Exchange): boolean => answered(ex) && ex.request.auth === 'key';
+const getPet = (ex: Exchange): boolean => answered(ex) && operationOf(ex) === 'getPet';
+const petBearing = (ex: Exchange): boolean => {
+  const status = ex.response?.status;
+  const op = operationOf(ex);
+  return (op === 'listPets' && status === 200) || (op === 'createPet' && status === 201) || (op === 'getPet' && status === 200);
+};
+
+describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
+  crossCuttingTest('MEDIA-001', withBody);
+  crossCuttingTest('PET-001', petBearing);
+  crossCuttingTest('PET-002', (ex) => petBearing(ex) && operationOf(ex) !== 'getPet');
+  crossCuttingTest('GET-004', getPet);
+  crossCuttingTest('GET-005', getPet);
+  crossCuttingTest('ERR-001', isError);
+  crossCuttingTest('ERR-002', (ex) => isError(ex) && withBody(ex));
+  crossCuttingTest('RATE-001', answered);
+  crossCuttingTest('RATE-002', keyed);
+  crossCuttingTest('RATE-003', answered);
+  crossCuttingTest('RATE-004', keyed, async (t) => {
+    if (t.session.config.plan === undefined) {
+      const limit = t.session.client.rateLimit.limit;
+      t.notApplicable(`no --plan given, so the advertised X-RateLimit-Limit (${limit ?? 'none'}) is only recorded`);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * Section 8, behaviour over the limit. Runs last: it spends the rest of the key's window on
+ * requests that still feed every cross-cutting check, stops at the first 429 and never sends
+ * another request before Retry-After has passed (a key that keeps knocking may be banned).
+ */
+import { describe } from 'vitest';
+import { requirementTest } from '../src/conformance/requirement-test.js';
+import { checkRetryAfter } from '../src/checks/retry-after.js';
+import type { Exchange } from '../src/http/exchange.js';
+
+/** The 429 the burst obtained, shared with RATE-006. */
+let throttled: Exchange | undefined;
+
+function header(ex: Exchange, name: string): number | undefined {
+  const raw = ex.response?.headers[name];
+  return raw !== undefined && /^[0-9]+$/.test(raw) ? Number(raw) : undefined;
+}
+
+describe('8 limits', () => {
+  requirementTest('RATE-005', async (t) => {
+    const { client } = t.session;
+    const remaining = client.rateLimit.remaining;
+    if (remaining === undefined) return t.inconclusive('the target sent no usable X-RateLimit-Remaining, so the requests needed to reach the limit are unknown');
+    // The window's remaining requests, then the one that must be refused.
+    const needed = remaining + 1;
+    if (needed > client.remainingBudget()) {
+      t.inconclusive(`reaching the limit needs ${needed} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
+    }
+    // Each window allows the Remaining it announced plus the one request that must be refused.
+    let window = client.rateLimit.reset;
+    let allowance = needed;
+    let servedInWindow = 0;
+    while (client.remainingBudget() > 0) {
+      const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
+      if (ex.response === undefined) return t.inconclusive(`no response during the burst (${ex.error?.code})`);
+      if (ex.response.status === 429) {
+        throttled = ex;
+        t.cite(ex);
+        t.record(checkRetryAfter(ex).map((f) => ({ ...f, requirement: t.id })));
+        return;
+      }
+      const reset = header(ex, 'x-ratelimit-reset');
+      if (reset !== undefined && reset !== window) {
+        // A new window began during the burst (short windows): start counting again.
+        window = reset;
+        allowance = (header(ex, 'x-ratelimit-remaining') ?? 0) + 2;
+        servedInWindow = 1;
+        if (allowance > client.remainingBudget()) t.inconclusive(`a new window began during the burst and reaching its limit needs more requests than the budget has left`);
+        continue;
+      }
+      servedInWindow += 1;
+      if (servedInWindow >= allowance) {
+        t.fail(`${servedInWindow} requests were served in one window after X-RateLimit-Remaining announced ${allowance - 1} / Expected 429 once the window was used up`, ex);
+        return;
+      }
+    }
+    t.inconclusive('the request budget ran out before the limit was reached');
+  });
+
+  requirementTest('RATE-006', async (t) => {
+    const throttledBy = throttled;
+    if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
+    // The client waits for the Retry-After it recorded before sending (or halts if that wait is too long).
+    const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], retryOn429: false });
+    const status = ex.response?.status;
+    if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
+    if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${throttledBy.response?.headers['retry-after']}): received ${status} / expected the request to be served`, ex);
+  });
+
+  requirementTest('RATE-007', async (t) => {
+    const perDay = t.session.config.plan === undefined ? 'the plan' : t.session.config.plan;
+    t.inconclusive(`not exercised: exhausting the daily quota of ${perDay} would take the key out of service for a day and may get it banned`);
+  });
+});

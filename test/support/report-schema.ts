@@ -1,0 +1,1 @@
+export { reportErrors as reportSchemaErrors } from '../../src/report/load.js';
