@@ -1,0 +1,105 @@
+/** PET-001 (every Pet has the Pet shape) and PET-002 (ids unique within a listing). */
+import type { Exchange } from '../http/exchange.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../interface/json.js';
+import { extraProperties, validate } from '../interface/validators.js';
+import { jsonBody, operationOf } from './body.js';
+import { excerpt } from './text.js';
+import { observation, violation, type Finding } from './finding.js';
+
+/** A broken listing can have an error per item; the first few say what is wrong, the rest only add noise. */
+const MAX_MESSAGES = 5;
+
+type PetBearing = 'list' | 'single';
+
+function petBearing(ex: Exchange): PetBearing | undefined {
+  const status = ex.response?.status;
+  const op = operationOf(ex);
+  if (op === 'listPets' && status === 200) return 'list';
+  if ((op === 'createPet' && status === 201) || (op === 'getPet' && status === 200)) return 'single';
+  return undefined;
+}
+
+/**
+ * The Pet objects a response carries: the object items of a listPets 200 array, or the body of a
+ * createPet 201 / getPet 200. Empty for anything else, including a listing that is not an array.
+ */
+export function petsOf(ex: Exchange): JsonObject[] {
+  const kind = petBearing(ex);
+  const body = jsonBody(ex);
+  if (kind === undefined || body === undefined || !body.ok) return [];
+  if (kind === 'list') return Array.isArray(body.value) ? body.value.filter(isJsonObject) : [];
+  return isJsonObject(body.value) ? [body.value] : [];
+}
+
+/** The exact value of an integral id, as a decimal string; undefined for anything PET-001 rejects. */
+export function idKey(id: JsonValue | undefined): string | undefined {
+  if (typeof id === 'bigint') return id.toString();
+  if (typeof id === 'number' && Number.isSafeInteger(id)) return BigInt(id).toString();
+  return undefined;
+}
+
+function located(index: number | undefined, message: string): string {
+  const root = message.startsWith('(root) ');
+  const text = root ? message.slice('(root) '.length) : message;
+  if (index === undefined) return root ? `body ${text}` : text;
+  return `[${index}] ${text}`;
+}
+
+function capped(messages: string[], ex: Exchange): Finding[] {
+  const shown = messages.slice(0, MAX_MESSAGES).map((m) => violation('PET-001', m, ex.seq));
+  if (messages.length > MAX_MESSAGES) {
+    shown.push(violation('PET-001', `and ${messages.length - MAX_MESSAGES} more Pet schema errors in this response`, ex.seq));
+  }
+  return shown;
+}
+
+function duplicateIds(items: readonly JsonValue[], ex: Exchange): Finding[] {
+  const seen = new Map<string, number[]>();
+  items.forEach((item, index) => {
+    if (!isJsonObject(item)) return;
+    const key = idKey(item['id']);
+    if (key === undefined) return;
+    const at = seen.get(key);
+    if (at === undefined) seen.set(key, [index]);
+    else at.push(index);
+  });
+  const findings: Finding[] = [];
+  for (const [key, at] of seen) {
+    if (at.length < 2) continue;
+    findings.push(violation('PET-002', `Received id ${key} at ${at.map((i) => `[${i}]`).join(', ')} / Expected unique ids in one listing`, ex.seq));
+  }
+  return findings;
+}
+
+export function checkPetShape(ex: Exchange): Finding[] {
+  const kind = petBearing(ex);
+  if (kind === undefined || ex.response === undefined) return [];
+  const status = ex.response.status;
+  const body = jsonBody(ex);
+
+  if (kind === 'list') {
+    // A listing that is not an array is LIST-001's finding; there are no Pets to judge.
+    if (body === undefined || !body.ok || !Array.isArray(body.value)) return [];
+    const items = body.value;
+    // Every item, not only the objects: a number in a Pets array is a Pet that is not an object.
+    const messages = items.flatMap((item, index) => validate('Pet', item).map((m) => located(index, m)));
+    const findings = [...capped(messages, ex), ...duplicateIds(items, ex)];
+    return [...findings, ...extraFields(items, ex)];
+  }
+
+  if (body === undefined) return [violation('PET-001', `Received an empty ${status} body / Expected a Pet`, ex.seq)];
+  if (!body.ok) {
+    if (body.truncated === true) return [observation('PET-001', `${status} body not judged: ${body.error}`, ex.seq)];
+    return [violation('PET-001', `Received a ${status} body that is not JSON (${excerpt(body.error)}) / Expected a Pet`, ex.seq)];
+  }
+  const messages = validate('Pet', body.value).map((m) => located(undefined, m));
+  return [...capped(messages, ex), ...extraFields(body.value, ex)];
+}
+
+/** The spec does not forbid extra fields; which ones a server adds is worth one note per response. */
+function extraFields(value: JsonValue, ex: Exchange): Finding[] {
+  const extra = extraProperties('Pet', value);
+  if (extra.length === 0) return [];
+  const names = extra.slice(0, 10).map((n) => excerpt(n, 40)).join(', ');
+  return [observation('PET-001', `Pet carries fields the spec does not list: ${names}${extra.length > 10 ? ` and ${extra.length - 10} more` : ''}`, ex.seq)];
+}

@@ -1,0 +1,103 @@
+/**
+ * RATE-001 (the three X-RateLimit headers, as integers), RATE-002's Remaining ≤ Limit,
+ * RATE-003 (Reset is a Unix time in seconds, near the response's time) and RATE-004 (Limit
+ * matches the plan), judged on one response.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { parseHttpDateAnyForm } from '../http/retry-after.js';
+import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+import { excerpt, iso } from './text.js';
+import { violation, type Finding } from './finding.js';
+
+export const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+export type RateLimitHeader = (typeof RATE_LIMIT_HEADERS)[number];
+
+const DISPLAY: Record<RateLimitHeader, string> = {
+  'x-ratelimit-limit': 'X-RateLimit-Limit',
+  'x-ratelimit-remaining': 'X-RateLimit-Remaining',
+  'x-ratelimit-reset': 'X-RateLimit-Reset',
+};
+
+const DIGITS = /^[0-9]+$/;
+/** Reset may lie this far before the response's time: the window can end while the response is built. */
+const EARLY_MS = 5_000;
+/** Reset may lie this far after it: no per-minute or per-day window ends later. */
+const LATE_MS = 24 * 3600_000;
+/** Date has whole seconds (truncated), so an exact 24 h window can end up to 1 s after Date + 24 h. */
+const DATE_RESOLUTION_MS = 1_000;
+/** Without a Date header the local clock stands in, and it may disagree with the server's. */
+const CLOCK_SKEW_MS = 300_000;
+/** Unix seconds below this lie before 2001: a relative count, not a timestamp. */
+const RELATIVE_BELOW = 1e9;
+/** Unix seconds above this lie after year 5138: milliseconds, not seconds. */
+const MILLIS_ABOVE = 1e11;
+
+/** Field values exclude surrounding whitespace (RFC 9110 5.5), so a padded value is still the integer. */
+function fieldValue(ex: Exchange, name: string): string | undefined {
+  const raw = ex.response?.headers[name];
+  return raw === undefined ? undefined : raw.replace(/^[ \t]+|[ \t]+$/g, '');
+}
+
+/** The header as an exact non-negative integer; undefined when absent or not all digits. */
+export function rateLimitValue(ex: Exchange, name: RateLimitHeader): bigint | undefined {
+  const value = fieldValue(ex, name);
+  return value !== undefined && DIGITS.test(value) ? BigInt(value) : undefined;
+}
+
+
+function checkPresence(ex: Exchange): Finding[] {
+  const findings: Finding[] = [];
+  for (const name of RATE_LIMIT_HEADERS) {
+    const value = fieldValue(ex, name);
+    if (value === undefined) {
+      findings.push(violation('RATE-001', `Received no ${DISPLAY[name]} / Expected a non-negative integer`, ex.seq));
+    } else if (!DIGITS.test(value)) {
+      findings.push(violation('RATE-001', `Received ${DISPLAY[name]} ${JSON.stringify(excerpt(value, 40))} / Expected a non-negative integer in decimal digits`, ex.seq));
+    }
+  }
+  return findings;
+}
+
+function checkRemainingWithinLimit(ex: Exchange): Finding[] {
+  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
+  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
+  if (limit === undefined || remaining === undefined || remaining <= limit) return [];
+  return [violation('RATE-002', `Received X-RateLimit-Remaining ${remaining} with X-RateLimit-Limit ${limit} / Expected Remaining ≤ Limit`, ex.seq)];
+}
+
+function checkResetTime(ex: Exchange): Finding[] {
+  const reset = rateLimitValue(ex, 'x-ratelimit-reset');
+  if (reset === undefined) return [];
+  const resetMs = Number(reset) * 1000;
+  // The Date header is the server's own clock; it is only a reference here, so obsolete date forms are accepted.
+  const dateMs = parseHttpDateAnyForm(ex.response?.headers['date'], ex.sentAt)?.ms;
+  const reference =
+    dateMs !== undefined
+      ? { ms: dateMs, from: 'its Date header', lower: dateMs - EARLY_MS, upper: dateMs + LATE_MS + DATE_RESOLUTION_MS }
+      : (() => {
+          const ms = ex.sentAt + ex.elapsedMs;
+          return { ms, from: 'the local clock (no Date header)', lower: ms - EARLY_MS - CLOCK_SKEW_MS, upper: ms + LATE_MS + CLOCK_SKEW_MS };
+        })();
+  if (resetMs >= reference.lower && resetMs <= reference.upper) return [];
+
+  const expected = `Expected a Unix timestamp in seconds between ${iso(reference.lower)} and ${iso(reference.upper)} (response time ${iso(reference.ms)}, from ${reference.from})`;
+  let diagnosis: string;
+  if (reset < BigInt(RELATIVE_BELOW)) diagnosis = 'which looks like a relative number of seconds';
+  else if (reset > BigInt(MILLIS_ABOVE)) diagnosis = 'which looks like milliseconds';
+  else diagnosis = `= ${iso(resetMs)}, ${Math.round((resetMs - reference.ms) / 1000)} s from the response time`;
+  return [violation('RATE-003', `Received X-RateLimit-Reset ${reset}, ${diagnosis} / ${expected}`, ex.seq)];
+}
+
+function checkPlanLimit(ex: Exchange, plan: PlanName | undefined): Finding[] {
+  // Requests without the run's key may be counted in another bucket, with another limit.
+  if (plan === undefined || ex.request.auth !== 'key') return [];
+  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
+  const perMinute = PLAN_LIMITS[plan].perMinute;
+  if (limit === undefined || limit === BigInt(perMinute)) return [];
+  return [violation('RATE-004', `Received X-RateLimit-Limit ${limit} / Expected ${perMinute}, the per-minute limit of the ${plan} plan`, ex.seq)];
+}
+
+export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: PlanName } = {}): Finding[] {
+  if (ex.response === undefined) return [];
+  return [...checkPresence(ex), ...checkRemainingWithinLimit(ex), ...checkResetTime(ex), ...checkPlanLimit(ex, ctx.plan)];
+}
