@@ -23,6 +23,8 @@ export interface RunConfig {
   maxBodyBytes: number;
   /** Longest single wait on the target's rate limit before the run stops instead. */
   maxWaitMs: number;
+  /** Unix ms after which the client sends nothing more (--deadline). */
+  deadlineAt?: number;
   plan?: PlanName;
   /** Selected requirement ids; empty means all. */
   selected: string[];

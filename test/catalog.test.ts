@@ -5,12 +5,12 @@ import {
   compareSections,
   getRequirement,
   loadCatalog,
-  parseCatalog,
   requirementIds,
   selectRequirements,
   type Catalog,
 } from '../src/catalog.js';
 import { packagePath } from '../src/interface/package-root.js';
+import { parseCatalog } from '../src/catalog-schema.js';
 import { specVersion } from '../src/interface/openapi.js';
 
 type Mutable = { requirements: Array<Record<string, unknown>> } & Record<string, unknown>;

@@ -27,6 +27,8 @@ export interface RunOptions {
   maxRequests: number;
   timeoutMs: number;
   maxWaitMs: number;
+  /** Whole-run deadline in ms from the start, when given. */
+  deadlineMs?: number;
   only: string[];
   plan?: PlanName;
   caFile?: string;
@@ -67,6 +69,7 @@ Options:
   --max-requests <n>     Run-wide request budget (default 400)
   --timeout <ms>         Per-request timeout (default 10000)
   --max-wait <s>         Longest wait on the target's rate limit before stopping (default 65)
+  --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
@@ -117,6 +120,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'max-requests': { type: 'string' },
         timeout: { type: 'string' },
         'max-wait': { type: 'string' },
+        deadline: { type: 'string' },
         only: { type: 'string' },
         plan: { type: 'string' },
         ca: { type: 'string' },
@@ -171,6 +175,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     maxRequests: integer('max-requests', v['max-requests'], 400, 1),
     timeoutMs: integer('timeout', v.timeout, 10_000, 1, 600_000),
     maxWaitMs: integer('max-wait', v['max-wait'], 65, 0, 3_600) * 1000,
+    ...(v.deadline === undefined ? {} : { deadlineMs: integer('deadline', v.deadline, 0, 1, 86_400) * 1000 }),
     only: list(v.only),
     ...(plan === undefined ? {} : { plan: plan as PlanName }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),

@@ -10,8 +10,6 @@ import { renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from './tool-info.js';
 import { exitCodeOf } from '../report/build.js';
 import { writeReports } from '../report/write.js';
-import { loadReport } from '../report/load.js';
-import { replay } from './replay.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -29,12 +27,14 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (command.command === 'report') {
+    // Loaded on demand: validating a saved report needs Ajv, which a plain run never loads here.
+    const { loadReport } = await import('../report/load.js');
     const report = await loadReport(command.reportFile);
     const paths = await writeReports(report, command.reportDir, command.reporters.filter((r) => r !== 'json'));
     for (const p of paths) process.stdout.write(`report: ${p}\n`);
     return 0;
   }
-  if (command.command === 'replay') return replay(command);
+  if (command.command === 'replay') return (await import('./replay.js')).replay(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
   const { report } = await runConformance(command);

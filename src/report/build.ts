@@ -104,7 +104,12 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   };
 }
 
-/** Exit code of a run: 1 when a must-requirement failed, else 0 (should-failures are warnings). */
-export function exitCodeOf(report: Report): 0 | 1 {
-  return report.verdict === 'fail' ? 1 : 0;
+/**
+ * Exit code of a run: 1 when a must-requirement failed (should-failures are warnings); else 2 when
+ * the run itself went wrong (a suite could not load, a test broke), since then nothing can be
+ * vouched for; else 0.
+ */
+export function exitCodeOf(report: Report): 0 | 1 | 2 {
+  if (report.verdict === 'fail') return 1;
+  return report.runErrors.length > 0 ? 2 : 0;
 }
