@@ -5,13 +5,17 @@
  * reported inconclusive with the error, never as a failure of the target.
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { SerializedError } from 'vitest';
+import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { TestOutcome } from '../src/report/build.js';
 import type { ConformanceMeta } from '../src/conformance/meta.js';
+import { decodeProgress, type ProgressEvent } from '../src/conformance/progress.js';
 
 export interface ProgressListener {
   onTestStart?(requirement: string, title: string): void;
   onTestEnd?(outcome: TestOutcome): void;
+  onProgress?(event: ProgressEvent): void;
+  /** Anything the suites printed that is not a progress event. */
+  onOutput?(text: string): void;
 }
 
 function firstLine(text: string): string {
@@ -32,6 +36,12 @@ export class ComplianceReporter implements Reporter {
     if (meta.requirement !== undefined) this.#listener.onTestStart?.(meta.requirement, testCase.name);
   }
 
+  onUserConsoleLog(log: UserConsoleLog): void {
+    const event = decodeProgress(log.content);
+    if (event !== undefined) this.#listener.onProgress?.(event);
+    else this.#listener.onOutput?.(log.content);
+  }
+
   onTestCaseResult(testCase: TestCase): void {
     const meta: ConformanceMeta = testCase.meta();
     if (meta.requirement === undefined) {
@@ -49,6 +59,8 @@ export class ComplianceReporter implements Reporter {
       ...(meta.requestsSoFar === undefined ? {} : { requestsSoFar: meta.requestsSoFar }),
       ...(meta.waitedMsSoFar === undefined ? {} : { waitedMsSoFar: meta.waitedMsSoFar }),
       ...(meta.createdIds === undefined ? {} : { createdIds: meta.createdIds }),
+      ...(meta.stoppedBy === undefined ? {} : { stoppedBy: meta.stoppedBy }),
+      ...(meta.halt === undefined ? {} : { halt: meta.halt }),
     };
     let outcome: TestOutcome;
     if (result.state === 'passed') outcome = { ...base, status: 'pass' };
@@ -62,6 +74,7 @@ export class ComplianceReporter implements Reporter {
     }
     this.outcomes.push(outcome);
     this.#listener.onTestEnd?.(outcome);
+    if (outcome.requestsSoFar !== undefined) this.#listener.onProgress?.({ kind: 'requests', requests: outcome.requestsSoFar });
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {

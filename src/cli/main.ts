@@ -6,7 +6,8 @@
  */
 import { parseCommandLine, USAGE, type ReporterName } from './args.js';
 import { runConformance } from './run.js';
-import { renderSummary, styleFor } from './terminal.js';
+import { createProgress } from './progress.js';
+import { haltLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from './tool-info.js';
 import { exitCodeOf } from '../report/build.js';
 import { writeReports } from '../report/write.js';
@@ -37,9 +38,20 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.command === 'replay') return (await import('./replay.js')).replay(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
-  const { report } = await runConformance(command);
+  if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
+    process.stderr.write(`warning: the base URL does not end in /v1, as the spec's addresses do (§ 9)\n`);
+  }
+  const progress = createProgress(process.stderr, process.stderr.isTTY === true);
+  let report;
+  try {
+    ({ report } = await runConformance(command, progress));
+  } finally {
+    progress.stop();
+  }
   const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
   process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
+  const halted = haltLine(report);
+  if (halted !== undefined) process.stderr.write(`petstore-conformance: ${halted}\n`);
   return exitCodeOf(report);
 }
 

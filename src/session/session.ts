@@ -14,6 +14,7 @@ import { createClient, type ConformanceClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
+import { encodeProgress } from '../conformance/progress.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 
 export interface Census {
@@ -52,8 +53,10 @@ export class Session {
       maxBodyBytes: config.maxBodyBytes,
       maxRequests: config.maxRequests,
       maxWaitMs: config.maxWaitMs,
+      ...(config.deadlineAt === undefined ? {} : { deadlineAt: config.deadlineAt }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
       onExchange: (ex) => this.#inspect(ex),
+      onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
     });
   }
 

@@ -1,0 +1,24 @@
+/**
+ * Live progress from the worker to the terminal. The worker's console is forwarded to the CLI's
+ * reporter as it happens (vitest's onUserConsoleLog), so a tagged line is the cheapest live
+ * channel: it carries waits on the rate limit (for a countdown) and the request count.
+ */
+export const PROGRESS_TAG = '\u0000petstore-conformance-progress ';
+
+export type ProgressEvent =
+  | { kind: 'wait'; ms: number; reason: string; requests: number }
+  | { kind: 'requests'; requests: number };
+
+export function encodeProgress(event: ProgressEvent): string {
+  return `${PROGRESS_TAG}${JSON.stringify(event)}`;
+}
+
+/** The event a console line carries, or undefined for an ordinary line. */
+export function decodeProgress(line: string): ProgressEvent | undefined {
+  if (!line.startsWith(PROGRESS_TAG)) return undefined;
+  try {
+    return JSON.parse(line.slice(PROGRESS_TAG.length).trim()) as ProgressEvent;
+  } catch {
+    return undefined;
+  }
+}
