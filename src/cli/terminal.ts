@@ -4,6 +4,7 @@
  * Colour only on a TTY and never with NO_COLOR.
  */
 import type { Report, RequirementResult, RequirementStatus } from '../report/types.js';
+import { DESELECTED } from '../conformance/reasons.js';
 
 export interface Style {
   colour: boolean;
@@ -27,7 +28,8 @@ function label(r: RequirementResult): RequirementStatus | 'warn' {
 export function renderSummary(report: Report, reportPaths: readonly string[], style: Style): string {
   const lines: string[] = [];
   let section = '';
-  for (const r of report.requirements) {
+  const deselected = report.requirements.filter((r) => r.status === 'skipped' && r.reason === DESELECTED).length;
+  for (const r of report.requirements.filter((x) => !(x.status === 'skipped' && x.reason === DESELECTED))) {
     if (r.section !== section) {
       section = r.section;
       lines.push(`  § ${section}`);
@@ -37,6 +39,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
     const note = r.reason === undefined ? '' : `  (${r.reason})`;
     lines.push(`    ${paint(style, r.status, text.padEnd(12))} ${r.id.padEnd(11)} ${r.title}${note}`);
   }
+  if (deselected > 0) lines.push(`  (${deselected} requirements deselected by --only)`);
   const failures = report.requirements.filter((r) => r.status === 'fail');
   if (failures.length > 0) {
     lines.push('', 'Failures:');
@@ -65,4 +68,22 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
   if (report.createdPetIds.length > 0) lines.push(`created pets (name prefix pc-${report.runId}-): ${report.createdPetIds.length}`);
   for (const p of reportPaths) lines.push(`report: ${p}`);
   return `${lines.join('\n')}\n`;
+}
+
+const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = {
+  transport: 'target stopped answering',
+  throttled: 'target kept answering 429',
+  'wait-too-long': 'target asked for a longer wait than --max-wait',
+  deadline: 'run deadline passed',
+};
+
+/**
+ * The one stderr line of a halted run, so a CI log says why at a glance (the exit code alone
+ * cannot tell "stopped answering" from "could not start").
+ */
+export function haltLine(report: Report): string | undefined {
+  const halt = report.halted;
+  if (halt === undefined) return undefined;
+  const message = (halt.message.split('\n')[0] ?? '').trim();
+  return `${HALT_HEADLINES[halt.reason]}: ${message} (${halt.unjudged.length} requirements could not be judged; see report.json)`;
 }

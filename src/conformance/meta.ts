@@ -3,6 +3,7 @@
  * at the top level because meta inherited from describe is not deep-merged). The key is never
  * put here: evidence is built from exchanges the client has already redacted.
  */
+import type { HaltReason } from '../http/errors.js';
 import type { Evidence, Observation, PropertyFailure } from '../report/types.js';
 
 export interface ConformanceMeta {
@@ -19,6 +20,10 @@ export interface ConformanceMeta {
   waitedMsSoFar?: number;
   /** Ids of pets created so far in the run, as exact decimal strings. */
   createdIds?: string[];
+  /** Code of the client error (PC_TRANSPORT, PC_HALTED, PC_BUDGET) that left the test inconclusive. */
+  stoppedBy?: string;
+  /** The client's halt, once it has stopped sending (same on every later test). */
+  halt?: { reason: HaltReason; message: string };
 }
 
 declare module 'vitest' {

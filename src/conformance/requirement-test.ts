@@ -18,6 +18,7 @@ import { exchangeEvidence } from '../report/evidence.js';
 import type { Evidence, Observation } from '../report/types.js';
 import { getSession, type Session } from '../session/session.js';
 import { deriveSeed } from './seed.js';
+import { DESELECTED } from './reasons.js';
 import './meta.js';
 
 /** Long enough for one full rate-limit window wait plus the requests around it. */
@@ -29,6 +30,12 @@ const PASS_CITATIONS = 3;
 /** Extra requests shrinking may spend once a property has failed. */
 const SHRINK_REQUESTS = 12;
 
+/** fast-check's rendering of a value, without the null prototypes its records carry. */
+function display(value: unknown): string {
+  const plain = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : value;
+  return fc.stringify(plain);
+}
+
 class Stop extends Error {
   constructor(
     readonly verdict: 'inconclusive' | 'skipped',
@@ -38,10 +45,10 @@ class Stop extends Error {
   }
 }
 
-/** Errors of the client that end a test without a verdict (budget, halt, transport). */
-function clientStopReason(error: unknown): string | undefined {
+/** Errors of the client that end a test without a verdict (budget, halt, transport), by code. */
+function clientStop(error: unknown): { code: string; message: string } | undefined {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('PC_')) {
-    return error.message;
+    return { code: error.code, message: error.message };
   }
   return undefined;
 }
@@ -58,6 +65,10 @@ export class RequirementRun {
   readonly #mark: number;
   readonly #cited: Exchange[] = [];
   #sent = 0;
+  /** Code of the client error that stopped this test, if one did: the exit code depends on it. */
+  stoppedBy: string | undefined;
+  /** The first exchange the test relied on whose body was cut at the client's cap. */
+  #capped: Exchange | undefined;
 
   constructor(id: string, session: Session) {
     this.id = id;
@@ -70,7 +81,20 @@ export class RequirementRun {
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? this.id });
     this.#sent += 1;
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
+    this.#noteCapped(ex);
     return ex;
+  }
+
+  #noteCapped(ex: Exchange): void {
+    if (ex.response?.truncated === true) this.#capped ??= ex;
+  }
+
+  /**
+   * An exchange this test relied on whose body was cut at the body cap: the checks cannot judge
+   * such a body, so a test that found nothing wrong has not shown a pass either.
+   */
+  get capped(): Exchange | undefined {
+    return this.#capped;
   }
 
   /** How many requests this test sent itself. */
@@ -90,9 +114,13 @@ export class RequirementRun {
     this.record([observation(this.id, message, ex?.seq)]);
   }
 
-  /** Cite an exchange as evidence even when nothing was wrong with it. */
-  cite(ex: Exchange): void {
+  /**
+   * Cite an exchange as evidence even when nothing was wrong with it. `reliedOn` false: shown for
+   * the record only (cross-cutting tests), so a capped body there does not affect the verdict.
+   */
+  cite(ex: Exchange, reliedOn = true): void {
     if (!this.#cited.includes(ex)) this.#cited.unshift(ex);
+    if (reliedOn) this.#noteCapped(ex);
   }
 
   inconclusive(reason: string): never {
@@ -138,22 +166,23 @@ export class RequirementRun {
         }
         return true;
       } catch (error) {
-        const reason = clientStopReason(error);
-        if (reason === undefined) throw error;
-        stopped = reason;
+        const client = clientStop(error);
+        if (client === undefined) throw error;
+        stopped = client.message;
+        this.stoppedBy = client.code;
         return true;
       }
     };
-    // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else.
+    // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else. The
+    // path counts the examples too, so they are passed again (only the run marker in names differs).
+    const examples = options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) };
     const parameters: fc.Parameters<[T]> =
-      replay === undefined
-        ? { numRuns: options.runs, seed, ...(options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) }) }
-        : { seed, path: replay.path, endOnFailure: true };
+      replay === undefined ? { numRuns: options.runs, seed, ...examples } : { seed, path: replay.path, endOnFailure: true, ...examples };
     const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
     if (details.failed && failing !== undefined) {
       this.record(failing);
       this.#meta.property = {
-        counterexample: fc.stringify(details.counterexample?.[0]),
+        counterexample: display(details.counterexample?.[0]),
         seed,
         path: details.counterexamplePath ?? '',
         numRuns: details.numRuns,
@@ -216,7 +245,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
       meta.verdict = 'skipped';
-      meta.reason = 'deselected by --only';
+      meta.reason = DESELECTED;
       ctx.skip(meta.reason);
     }
     const run = new RequirementRun(id, session);
@@ -227,9 +256,10 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     } catch (error) {
       if (error instanceof Stop) stop = error;
       else {
-        const reason = clientStopReason(error);
-        if (reason === undefined) throw error;
-        stop = new Stop('inconclusive', reason);
+        const client = clientStop(error);
+        if (client === undefined) throw error;
+        run.stoppedBy = client.code;
+        stop = new Stop('inconclusive', client.message);
       }
     }
     const findings = collect(run);
@@ -240,8 +270,16 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.requestsSoFar = stats.requests;
     meta.waitedMsSoFar = Math.round(stats.waitedMs);
     meta.createdIds = [...session.createdIds];
+    const halt = session.client.stopped;
+    if (halt !== undefined) meta.halt = halt;
+    if (stop?.verdict === 'inconclusive' && run.stoppedBy !== undefined) meta.stoppedBy = run.stoppedBy;
     const violations = findings.filter((f) => f.kind === 'violation');
     if (violations.length > 0) throw new Error(`${id} violated:\n${summarise(violations)}`);
+    const capped = run.capped;
+    if (stop === undefined && capped !== undefined) {
+      const size = capped.response?.bodyText.length ?? 0;
+      stop = new Stop('inconclusive', `the response body of exchange #${capped.seq} (${capped.request.method} ${capped.request.target}) exceeded the ${size}-character cap, so it could not be judged`);
+    }
     if (stop !== undefined) {
       meta.verdict = stop.verdict;
       meta.reason = stop.reason;
@@ -266,7 +304,7 @@ export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean
     async (t) => {
       if (body !== undefined) await body(t);
       const seen = t.session.client.exchanges.filter(relevant);
-      for (const ex of seen.slice(0, PASS_CITATIONS)) t.cite(ex);
+      for (const ex of seen.slice(0, PASS_CITATIONS)) t.cite(ex, false);
       if (seen.length === 0) t.inconclusive('no response of the run was one this requirement applies to');
       t.observe(`checked on ${seen.length} responses`);
     },
