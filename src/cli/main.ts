@@ -10,7 +10,7 @@ import { createProgress } from './progress.js';
 import { haltLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from './tool-info.js';
 import { exitCodeOf } from '../report/build.js';
-import { writeReports } from '../report/write.js';
+import { appendStepSummary, writeReports } from '../report/write.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -49,6 +49,8 @@ async function main(argv: readonly string[]): Promise<number> {
     progress.stop();
   }
   const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
+  const summaryPath = await appendStepSummary(report, process.env);
+  if (summaryPath !== undefined) paths.push(summaryPath);
   process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
   const halted = haltLine(report);
   if (halted !== undefined) process.stderr.write(`petstore-conformance: ${halted}\n`);

@@ -2,7 +2,7 @@
  * Writes the reports of a run. report.json is always written (it is the contract); every other
  * format is rendered from the same Report object by a pure renderer.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Report } from './types.js';
 import { RENDERERS, type FormatName } from './renderers.js';
@@ -18,4 +18,12 @@ export async function writeReports(report: Report, dir: string, formats: readonl
     written.push(path);
   }
   return written;
+}
+
+/** On GitHub Actions, the Markdown summary also goes to the job's summary page. */
+export async function appendStepSummary(report: Report, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const path = env['GITHUB_STEP_SUMMARY'];
+  if (path === undefined || path === '') return undefined;
+  await appendFile(path, RENDERERS.markdown.render(report), 'utf8');
+  return path;
 }
