@@ -11,7 +11,8 @@ import { isJsonObject, type JsonObject } from '../src/interface/json.js';
 import { validNewPet, newPetBody, type NewPetInput } from '../src/arbitraries/newPet.js';
 import { invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { statusValues } from '../src/interface/openapi.js';
-import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
+import { fetchAndCompare } from './fetch-pet.js';
+import { fieldDifferences, idOf } from './support.js';
 
 /** The default page is 20, so telling it apart from a larger one needs 21 pets. */
 const PETS_FOR_DEFAULT_PAGE = 21;
@@ -69,16 +70,7 @@ describe('4.2 createPet', () => {
     // Pets without an integer id cannot be fetched; PET-001 judges their shape.
     const created = t.session.createdPets.filter((p) => idOf(p) !== undefined).slice(0, MAX_FETCHES);
     if (created.length === 0) t.inconclusive('no pet with an integer id was created in this run (writes disabled, or createPet failed)');
-    for (const pet of created) {
-      const id = idOf(pet);
-      const ex = await t.send({ method: 'GET', path: `/pets/${id}` });
-      const body = jsonBody(ex);
-      if (ex.response?.status !== 200 || body === undefined || !body.ok || !isJsonObject(body.value)) {
-        t.fail(`GET /pets/${id} for a pet just created: received ${ex.response?.status ?? ex.error?.code} / expected 200 and the Pet`, ex);
-        continue;
-      }
-      for (const d of fieldDifferences(body.value, pet, PET_FIELDS)) t.fail(`Fetched pet differs from the created one: ${d}`, ex);
-    }
+    for (const pet of created) await fetchAndCompare(t, pet, 'a pet just created');
   });
 
   requirementTest('CREATE-003', async (t) => {

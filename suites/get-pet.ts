@@ -7,7 +7,8 @@ import { describe } from 'vitest';
 import { requirementTest } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { isJsonObject, type JsonObject } from '../src/interface/json.js';
-import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
+import { fetchAndCompare } from './fetch-pet.js';
+import { idOf } from './support.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -24,16 +25,7 @@ describe('4.3 getPet', () => {
     const census = await t.session.census();
     const pets = probeIds(census.pets.length > 0 ? census.pets : t.session.createdPets);
     if (pets.length === 0) t.inconclusive('no pet is listed and none could be created, so there is no known id to fetch');
-    for (const pet of pets) {
-      const id = idOf(pet);
-      const ex = await t.send({ method: 'GET', path: `/pets/${id}` });
-      const body = jsonBody(ex);
-      if (ex.response?.status !== 200 || body === undefined || !body.ok || !isJsonObject(body.value)) {
-        t.fail(`GET /pets/${id} for a listed pet: received ${ex.response?.status ?? ex.error?.code} / expected 200 and the Pet`, ex);
-        continue;
-      }
-      for (const d of fieldDifferences(body.value, pet, PET_FIELDS)) t.fail(`Fetched pet differs from the listing: ${d}`, ex);
-    }
+    for (const pet of pets) await fetchAndCompare(t, pet, 'a listed pet');
   });
 
   requirementTest('GET-002', async (t) => {

@@ -1,0 +1,19 @@
+/**
+ * GET /pets/{id} for a pet whose fields are known (from a listing or a creation), judged for the
+ * calling requirement: 200 and the same id, name, categoryId and status, integers compared exactly.
+ */
+import type { RequirementRun } from '../src/conformance/requirement-test.js';
+import { jsonBody } from '../src/checks/body.js';
+import { isJsonObject, type JsonObject } from '../src/interface/json.js';
+import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
+
+export async function fetchAndCompare(t: RequirementRun, pet: JsonObject, what: string): Promise<void> {
+  const id = idOf(pet);
+  const ex = await t.send({ method: 'GET', path: `/pets/${id}` });
+  const body = jsonBody(ex);
+  if (ex.response?.status !== 200 || body === undefined || !body.ok || !isJsonObject(body.value)) {
+    t.fail(`GET /pets/${id} for ${what}: received ${ex.response?.status ?? ex.error?.code} / expected 200 and the Pet`, ex);
+    return;
+  }
+  for (const d of fieldDifferences(body.value, pet, PET_FIELDS)) t.fail(`The pet fetched by id differs from ${what}: ${d}`, ex);
+}
