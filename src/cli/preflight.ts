@@ -3,8 +3,8 @@
  * (and a TLS handshake for https) without an HTTP request. Refused connections, DNS failures and
  * certificate problems become one clear line and exit code 2 instead of a run of inconclusives.
  */
-import { connect as tcpConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tcpConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, rootCertificates } from 'node:tls';
 
 export class UnreachableError extends Error {
   readonly exitCode = 2;
@@ -40,7 +40,18 @@ export function checkReachable(baseUrl: string, options: { timeoutMs: number; ca
       resolve();
     };
     const socket: Socket = secure
-      ? tlsConnect({ host, port, servername: host, ...(options.ca === undefined ? {} : { ca: options.ca }) }, onConnected)
+      ? tlsConnect(
+          {
+            host,
+            port,
+            // SNI takes host names only: Node warns on stderr about an IP address here.
+            ...(isIP(host) === 0 ? { servername: host } : {}),
+            // Pinned, as in the client: NODE_TLS_REJECT_UNAUTHORIZED=0 must not turn checks off.
+            rejectUnauthorized: true,
+            ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
+          },
+          onConnected,
+        )
       : tcpConnect({ host, port }, onConnected);
     socket.setTimeout(options.timeoutMs, () => {
       socket.destroy();

@@ -32,6 +32,12 @@ export interface ClientOptions {
   maxRequests: number;
   /** Longest single wait (default 65 000 ms); a longer one throws RunHaltedError instead. */
   maxWaitMs?: number;
+  /**
+   * Unix ms (on `now`) of the whole run's deadline: a send, retry or wait that would reach past
+   * it throws RunHaltedError('deadline') without sending. Requests already in flight keep their
+   * own timeout, so the run ends at most one timeout after the deadline.
+   */
+  deadlineAt?: number;
   /** Extra PEM CA, trusted in addition to the system roots. */
   ca?: string;
   onExchange?: (ex: Exchange) => void;
@@ -93,6 +99,8 @@ export interface ConformanceClient {
   readonly exchanges: readonly Exchange[];
   readonly stats: Readonly<ClientStats>;
   readonly rateLimit: Readonly<RateLimitState>;
+  /** Why the client stopped sending, once it has; every later send throws RunHaltedError. */
+  readonly stopped: { reason: HaltReason; message: string } | undefined;
   remainingBudget(): number;
   redact(text: string): string;
   close(): Promise<void>;
@@ -139,6 +147,7 @@ class Client implements ConformanceClient {
   private readonly maxBodyBytes: number;
   private readonly maxRequests: number;
   private readonly maxWaitMs: number;
+  private readonly deadlineAt: number | undefined;
   private readonly onExchange: ((ex: Exchange) => void) | undefined;
   private readonly onWait: ((ms: number, reason: string) => void) | undefined;
   private readonly now: () => number;
@@ -187,6 +196,7 @@ class Client implements ConformanceClient {
     this.maxBodyBytes = options.maxBodyBytes;
     this.maxRequests = options.maxRequests;
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.deadlineAt = options.deadlineAt;
     this.onExchange = options.onExchange;
     this.onWait = options.onWait;
     this.now = options.now ?? Date.now;
@@ -194,9 +204,11 @@ class Client implements ConformanceClient {
     this.redactor = createRedactor([options.apiKey]);
     this.agent = new Agent({
       // A `ca` option replaces Node's trust store, so the system roots are kept alongside the
-      // private CA; verification itself is never turned off.
+      // private CA. Verification is pinned on: NODE_TLS_REJECT_UNAUTHORIZED=0 in a CI
+      // environment must not silently send the key to an unverified server.
       connect: {
         timeout: options.timeoutMs,
+        rejectUnauthorized: true,
         ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
       },
       headersTimeout: options.timeoutMs,
@@ -214,6 +226,10 @@ class Client implements ConformanceClient {
 
   get rateLimit(): Readonly<RateLimitState> {
     return { ...this.limits };
+  }
+
+  get stopped(): { reason: HaltReason; message: string } | undefined {
+    return this.halted === undefined ? undefined : { reason: this.halted.reason, message: this.halted.message };
   }
 
   remainingBudget(): number {
@@ -267,6 +283,9 @@ class Client implements ConformanceClient {
   private assertUsable(): void {
     if (this.closed) throw new Error('the client is closed');
     if (this.halted) throw new RunHaltedError(this.halted.reason, this.halted.message);
+    if (this.deadlineAt !== undefined && this.now() >= this.deadlineAt) {
+      throw this.halt('deadline', `the run's deadline (${new Date(this.deadlineAt).toISOString()}) has passed; nothing more is sent`);
+    }
   }
 
   private halt(reason: HaltReason, message: string): RunHaltedError {
@@ -364,6 +383,10 @@ class Client implements ConformanceClient {
   private async wait(ms: number, reason: string): Promise<void> {
     if (ms > this.maxWaitMs) {
       throw this.halt('wait-too-long', `would have to wait ${Math.ceil(ms)} ms (${reason}), more than the ${this.maxWaitMs} ms allowed`);
+    }
+    // Sleeping only to be refused at the deadline would waste the time the deadline bounds.
+    if (this.deadlineAt !== undefined && this.now() + ms >= this.deadlineAt) {
+      throw this.halt('deadline', `waiting ${Math.ceil(ms)} ms (${reason}) would pass the run's deadline (${new Date(this.deadlineAt).toISOString()}); nothing more is sent`);
     }
     if (ms <= 0) return;
     this.onWait?.(ms, reason);
@@ -510,7 +533,8 @@ class Client implements ConformanceClient {
     for (const [name, value] of Object.entries(headers)) {
       if (value === undefined) continue;
       const joined = Array.isArray(value) ? value.join(', ') : value;
-      out[name.toLowerCase()] = this.redact(joined);
+      // Names too: a hostile server can echo the key as a header name (it is a valid token).
+      out[this.redact(name.toLowerCase())] = this.redact(joined);
     }
     return out;
   }
@@ -623,7 +647,8 @@ function classify(err: unknown, timedOut: boolean, timeoutMs: number): { kind: T
   const code = errorCode(err);
   const detail = err instanceof Error ? err.message : String(err);
   const label = code === undefined ? detail : `${code} ${detail}`;
-  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+  if (timedOut) return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms` };
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
     return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms (${label})` };
   }
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: `refused: ${label}` };

@@ -18,12 +18,12 @@ export class BudgetExhaustedError extends ClientError {
   }
 }
 
-export type HaltReason = 'throttled' | 'wait-too-long' | 'transport';
+export type HaltReason = 'throttled' | 'wait-too-long' | 'transport' | 'deadline';
 
 /**
  * The run must stop talking to the server: going on would risk getting the key banned
- * (repeated 429s), would wait longer than allowed, or the server is unreachable. Once thrown,
- * every further send throws it again without sending.
+ * (repeated 429s), would wait longer than allowed, would pass the run's deadline, or the server
+ * is unreachable. Once thrown, every further send throws it again without sending.
  */
 export class RunHaltedError extends ClientError {
   readonly code = 'PC_HALTED';
