@@ -5,6 +5,7 @@
  */
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
+import type { HaltReason } from '../http/errors.js';
 import type { Evidence, Observation, PropertyFailure, Report, RequirementResult, RequirementStatus } from './types.js';
 
 export interface TestOutcome {
@@ -18,6 +19,10 @@ export interface TestOutcome {
   requestsSoFar?: number;
   waitedMsSoFar?: number;
   createdIds?: string[];
+  /** Code of the client error (PC_TRANSPORT, PC_HALTED, PC_BUDGET) that left the test inconclusive. */
+  stoppedBy?: string;
+  /** The client's halt, when it had stopped sending by the end of the test. */
+  halt?: { reason: HaltReason; message: string };
   /** Set when the test broke for a reason of ours, not the target's. */
   internalError?: string;
 }
@@ -75,6 +80,12 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     });
   const requests = outcomes.reduce((max, o) => Math.max(max, o.requestsSoFar ?? 0), 0);
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
+  const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
+  // Requirements the target's silence (or the halt) kept from being judged, as opposed to those
+  // inconclusive by design or by the user's options (--read-only, the budget).
+  const unjudged = requirements
+    .filter((r) => r.status === 'inconclusive' && (byRequirement.get(r.id) ?? []).some((o) => o.stoppedBy === 'PC_TRANSPORT' || o.stoppedBy === 'PC_HALTED'))
+    .map((r) => r.id);
   return {
     schemaVersion: 1,
     tool: info.tool,
@@ -100,6 +111,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     observations,
     notTested: [...catalog.notTested],
     createdPetIds: createdIds,
+    ...(halt === undefined ? {} : { halted: { ...halt, unjudged } }),
     runErrors: [...info.runErrors, ...outcomes.flatMap((o) => (o.internalError === undefined ? [] : [`${o.name}: ${o.internalError}`]))],
   };
 }
@@ -107,9 +119,13 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
 /**
  * Exit code of a run: 1 when a must-requirement failed (should-failures are warnings); else 2 when
  * the run itself went wrong (a suite could not load, a test broke), since then nothing can be
- * vouched for; else 0.
+ * vouched for, or when it was halted (the target stopped answering, kept answering 429, the
+ * deadline passed) before every must-requirement could be judged, since CI must not read "could
+ * not tell" as a pass; else 0. A failure wins: it is a definite answer whatever else happened.
  */
 export function exitCodeOf(report: Report): 0 | 1 | 2 {
   if (report.verdict === 'fail') return 1;
-  return report.runErrors.length > 0 ? 2 : 0;
+  if (report.runErrors.length > 0) return 2;
+  const must = new Set(report.requirements.filter((r) => r.level === 'must').map((r) => r.id));
+  return report.halted?.unjudged.some((id) => must.has(id)) === true ? 2 : 0;
 }

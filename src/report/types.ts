@@ -77,6 +77,18 @@ export interface Report {
   notTested: Array<{ section: string; statement: string; reason: string }>;
   /** Pets this run created on the target, so staging data can be found and cleaned. */
   createdPetIds: string[];
+  /**
+   * Present when the client stopped sending before the run's end: the target stopped answering
+   * ('transport'), kept answering 429 ('throttled'), asked for a longer wait than --max-wait
+   * ('wait-too-long'), or --deadline passed ('deadline'). Exit code 2 when it left a
+   * must-requirement unjudged and none failed.
+   */
+  halted?: {
+    reason: 'transport' | 'throttled' | 'wait-too-long' | 'deadline';
+    message: string;
+    /** Requirements left inconclusive by failed or refused requests (their reasons say which). */
+    unjudged: string[];
+  };
   /** A failure of the run itself (not of the target's conformance), e.g. the run was halted. */
   runErrors: string[];
 }
