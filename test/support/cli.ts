@@ -14,10 +14,12 @@ export interface CliResult {
   ms: number;
 }
 
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<CliResult> {
+/** `wrapper`: a command the CLI runs under, e.g. ['/usr/bin/time', '-f', '%M', '-o', file]. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, wrapper: readonly string[] = []): Promise<CliResult> {
   const started = performance.now();
+  const [command, ...prefix] = [...wrapper, process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command ?? process.execPath, [...prefix, CLI, ...args], {
       env: { PATH: process.env['PATH'], NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
