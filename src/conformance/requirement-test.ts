@@ -176,8 +176,10 @@ export class RequirementRun {
     // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else. The
     // path counts the examples too, so they are passed again (only the run marker in names differs).
     const examples = options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) };
+    // fast-check counts examples within numRuns; they are tried whatever the budget, so they come on top of it.
+    const numRuns = options.runs + (options.examples?.length ?? 0);
     const parameters: fc.Parameters<[T]> =
-      replay === undefined ? { numRuns: options.runs, seed, ...examples } : { seed, path: replay.path, endOnFailure: true, ...examples };
+      replay === undefined ? { numRuns, seed, ...examples } : { seed, path: replay.path, endOnFailure: true, ...examples };
     const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
     if (details.failed && failing !== undefined) {
       this.record(failing);
