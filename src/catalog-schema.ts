@@ -3,11 +3,11 @@
  * catalog.ts so that reading the catalog does not load Ajv; the tests validate the shipped file.
  */
 import { readFileSync } from 'node:fs';
-import { readCatalog, type Catalog } from './catalog.js';
+import { catalogFrom, type Catalog } from './catalog.js';
+import { parseYaml } from './interface/documents.js';
 import { packagePath } from './interface/package-root.js';
 import type { JsonSchema } from './interface/openapi.js';
 import { compileValidator } from './interface/validators.js';
-import { parse } from 'yaml';
 
 let cachedValidator: ((data: unknown) => string[]) | undefined;
 
@@ -31,6 +31,7 @@ function assertCatalog(data: unknown): asserts data is Catalog {
 
 /** Parses and validates catalog text (tests feed it broken catalogs). */
 export function parseCatalog(yamlText: string): Catalog {
-  assertCatalog(parse(yamlText));
-  return readCatalog(yamlText);
+  const document = parseYaml(yamlText);
+  assertCatalog(document);
+  return catalogFrom(document);
 }

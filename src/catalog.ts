@@ -3,9 +3,7 @@
  * titles, levels and interpretations. Loaded and validated once; an unknown id is a programming
  * error, so getRequirement throws rather than returning undefined.
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { packagePath } from './interface/package-root.js';
+import { readYamlDocument } from './interface/documents.js';
 
 export type Level = 'must' | 'should';
 
@@ -42,11 +40,11 @@ function duplicateIds(requirements: readonly Requirement[]): string[] {
 }
 
 /**
- * Reads catalog text. The full JSON Schema validation lives in catalog-schema.ts (it needs Ajv,
+ * The catalog from its parsed document. The full JSON Schema validation lives in catalog-schema.ts (it needs Ajv,
  * which the CLI's own process otherwise never loads); our tests run it on the shipped file.
  */
-export function readCatalog(yamlText: string): Catalog {
-  const data = parse(yamlText) as Catalog;
+export function catalogFrom(document: unknown): Catalog {
+  const data = document as Catalog;
   const duplicates = duplicateIds(data.requirements);
   if (duplicates.length > 0) throw new Error(`schemas/requirements.yaml repeats ids: ${duplicates.join(', ')}`);
   return data;
@@ -56,7 +54,7 @@ let cachedCatalog: Catalog | undefined;
 let cachedById: ReadonlyMap<string, Requirement> | undefined;
 
 export function loadCatalog(): Catalog {
-  cachedCatalog ??= readCatalog(readFileSync(packagePath('schemas', 'requirements.yaml'), 'utf8'));
+  cachedCatalog ??= catalogFrom(readYamlDocument('requirements'));
   return cachedCatalog;
 }
 

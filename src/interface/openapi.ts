@@ -3,9 +3,7 @@
  * fields are read from the document so that the validators, the arbitraries and the suites cannot
  * drift from it; a document that lacks what we read fails loudly at first use.
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { packagePath } from './package-root.js';
+import { readYamlDocument } from './documents.js';
 
 export const SCHEMA_NAMES = ['NewPet', 'Pet', 'Pets', 'PetStatus', 'Error'] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
@@ -64,7 +62,7 @@ let cachedDocument: Record_ | undefined;
 
 /** The parsed document. Callers must not mutate it. */
 export function openApiDocument(): Readonly<Record_> {
-  cachedDocument ??= record(parse(readFileSync(packagePath('schemas', 'openapi.yaml'), 'utf8')), 'the document');
+  cachedDocument ??= record(readYamlDocument('openapi'), 'the document');
   return cachedDocument;
 }
 

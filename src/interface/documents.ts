@@ -1,0 +1,32 @@
+/**
+ * Reads the YAML documents of schemas/ (the interface and the requirement catalog). The build
+ * also writes them as JSON to dist/schemas/ (scripts/compile-schemas.mjs): a run then parses JSON
+ * and never loads the YAML parser, in the CLI's process or the suite's worker (~10 MB each). The
+ * YAML stays the source: when it is newer than its JSON copy, the YAML is read.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { packagePath } from './package-root.js';
+
+export type DocumentName = 'openapi' | 'requirements';
+
+const require = createRequire(import.meta.url);
+
+export function yamlDocumentPath(name: DocumentName): string {
+  return packagePath('schemas', `${name}.yaml`);
+}
+
+export function readYamlDocument(name: DocumentName): unknown {
+  const source = yamlDocumentPath(name);
+  const compiled = packagePath('dist', 'schemas', `${name}.json`);
+  if (existsSync(compiled) && statSync(compiled).mtimeMs >= statSync(source).mtimeMs) {
+    return JSON.parse(readFileSync(compiled, 'utf8')) as unknown;
+  }
+  return parseYaml(readFileSync(source, 'utf8'));
+}
+
+/** The YAML parser, loaded only when a document has to be parsed from YAML. */
+export function parseYaml(text: string): unknown {
+  const yaml = require('yaml') as { parse(text: string): unknown };
+  return yaml.parse(text);
+}
