@@ -107,6 +107,10 @@ describe('RATE-002 (Remaining falls)', () => {
     expect(checkRemainingFalls(keyed(1, 0), keyed(2, 0))).toEqual([]);
   });
 
+  it('does not take a relative Reset, the same in every window, for one window (RATE-003 judges it)', () => {
+    expect(checkRemainingFalls(keyed(1, 3, 1), keyed(2, 59, 1))).toEqual([]);
+  });
+
   it('does not compare requests made without the key, or responses without usable headers', () => {
     expect(checkRemainingFalls(keyed(1, 17, NOW_S + 60, 'none'), keyed(2, 17))).toEqual([]);
     expect(checkRemainingFalls(keyed(1, 17), makeExchange({ seq: 2, headers: { 'x-ratelimit-remaining': 'x' } }))).toEqual([]);

@@ -28,7 +28,7 @@ const DATE_RESOLUTION_MS = 1_000;
 /** Without a Date header the local clock stands in, and it may disagree with the server's. */
 const CLOCK_SKEW_MS = 300_000;
 /** Unix seconds below this lie before 2001: a relative count, not a timestamp. */
-const RELATIVE_BELOW = 1e9;
+export const RELATIVE_BELOW = 1e9;
 /** Unix seconds above this lie after year 5138: milliseconds, not seconds. */
 const MILLIS_ABOVE = 1e11;
 

@@ -1,7 +1,7 @@
 /** RATE-002's second half: within one window, Remaining falls with each keyed request. */
 import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
-import { rateLimitValue } from './rate-limit-headers.js';
+import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
 
 /**
  * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
@@ -18,6 +18,9 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');
   const resetAfter = rateLimitValue(later, 'x-ratelimit-reset');
   if (before === undefined || after === undefined || resetBefore === undefined || resetAfter === undefined) return [];
+  // A relative Reset ("1" s to go) repeats in every window, so it cannot tell one window from the
+  // next; it is RATE-003's violation, and Remaining refilling under it is not RATE-002's.
+  if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
   return [
     violation(
