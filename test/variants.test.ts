@@ -1,0 +1,101 @@
+/**
+ * Self-validation: the whole suite, run by the built CLI, against every variant of
+ * fixtures/variants. A conforming variant must pass (no failure, not even a should-level one); a
+ * mutant must fail exactly the requirements it breaks, with exit code 1 only when one of them is
+ * must-level. The summary line says how the suite fared, known misses included.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import { referenceBehaviour } from '../fixtures/reference-server/index.js';
+import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { loadCatalog } from '../src/catalog.js';
+import { describeFailures, runVariant, type VariantRun } from './support/variant-run.js';
+
+/** A run can wait for two others to finish first (see MAX_PARALLEL_RUNS). */
+const RUN_TIMEOUT_MS = 150_000;
+
+/** Requirements the suite can only exercise by writing; --read-only must leave them inconclusive. */
+const WRITE_DEPENDENT = ['CREATE-001', 'CREATE-002', 'CREATE-003', 'CREATE-004', 'AUTH-004'];
+
+const levels = new Map(loadCatalog().requirements.map((r) => [r.id, r.level]));
+
+interface Outcome {
+  variant: Variant;
+  caught: boolean;
+  rightRequirement: boolean;
+  falseFailure: boolean;
+}
+
+const outcomes: Outcome[] = [];
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().every((id, i) => id === [...b].sort()[i]);
+
+function record(variant: Variant, run: VariantRun): void {
+  const failedRun = run.report === undefined || run.cli.code !== 0 || run.failing.length > 0;
+  outcomes.push({
+    variant,
+    caught: run.failing.length > 0,
+    rightRequirement: sameSet(run.failing, variant.breaks),
+    falseFailure: variant.kind === 'conforming' && failedRun,
+  });
+}
+
+function expectReadableReport(run: VariantRun): void {
+  expect(run.reportError).toBeUndefined();
+  expect(run.schemaErrors).toEqual([]);
+  expect(run.report?.runErrors).toEqual([]);
+}
+
+describe.concurrent('the suite against every variant of the reference server', () => {
+  for (const variant of VARIANTS) {
+    test(`${variant.kind} ${variant.name}${variant.breaks.length > 0 ? ` breaks ${variant.breaks.join(', ')}` : ''}`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const run = await runVariant(variant);
+      record(variant, run);
+      expectReadableReport(run);
+      const context = `${variant.name}: ${variant.why}\n${describeFailures(run, run.failing)}`;
+      if (variant.kind === 'conforming') {
+        expect(run.failing, context).toEqual([]);
+        expect(run.cli.code, context).toBe(0);
+        return;
+      }
+      if (variant.knownMiss !== undefined) {
+        // Stays red-flagged the other way: once the suite catches it, the marker must go.
+        expect(run.failing, `${variant.name} is marked knownMiss but is now caught`).not.toEqual([...variant.breaks].sort());
+        return;
+      }
+      expect(run.failing, context).toEqual([...variant.breaks].sort());
+      const mustLevel = variant.breaks.some((id) => levels.get(id) === 'must');
+      expect(run.cli.code, context).toBe(mustLevel ? 1 : 0);
+    });
+  }
+
+  test('the reference passes with --read-only and receives no POST', { timeout: RUN_TIMEOUT_MS }, async () => {
+    let posts = 0;
+    const run = await runVariant(
+      { name: 'reference-read-only', kind: 'conforming', breaks: [], why: '--read-only sends no POST', args: ['--read-only'] },
+      {
+        finalize: (response, ctx) => {
+          if (ctx.method === 'POST') posts += 1;
+          return referenceBehaviour.finalize(response, ctx);
+        },
+      },
+    );
+    expectReadableReport(run);
+    expect(posts).toBe(0);
+    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+    expect(run.cli.code).toBe(0);
+    const statusOf = new Map(run.report?.requirements.map((r) => [r.id, r.status]));
+    for (const id of WRITE_DEPENDENT) expect({ id, status: statusOf.get(id) }).toEqual({ id, status: 'inconclusive' });
+  });
+});
+
+afterAll(() => {
+  const mutants = outcomes.filter((o) => o.variant.kind === 'mutant');
+  const conforming = outcomes.filter((o) => o.variant.kind === 'conforming');
+  const misses = mutants.filter((o) => !o.rightRequirement).map((o) => `${o.variant.name}${o.variant.knownMiss === undefined ? '' : ` (known miss: ${o.variant.knownMiss})`}`);
+  const line =
+    `self-validation: mutants caught ${mutants.filter((o) => o.caught).length}/${mutants.length}, ` +
+    `caught on the right requirement ${mutants.filter((o) => o.rightRequirement).length}/${mutants.length}, ` +
+    `false failures on conforming variants ${conforming.filter((o) => o.falseFailure).length}/${conforming.length}` +
+    (misses.length > 0 ? `; not caught on the right requirement: ${misses.join(', ')}` : '');
+  process.stdout.write(`\n${line}\n`);
+});
