@@ -3,6 +3,10 @@
  * adding a row.
  */
 import type { Report } from './types.js';
+import { renderEarl } from './render/earl.js';
+import { renderHtml } from './render/html.js';
+import { renderJunit } from './render/junit.js';
+import { renderMarkdown } from './render/markdown.js';
 
 export type FormatName = 'json' | 'junit' | 'markdown' | 'html' | 'earl';
 
@@ -13,8 +17,8 @@ export interface Renderer {
 
 export const RENDERERS: Record<FormatName, Renderer> = {
   json: { fileName: 'report.json', render: (r) => `${JSON.stringify(r, null, 2)}\n` },
-  junit: { fileName: 'junit.xml', render: () => '' },
-  markdown: { fileName: 'summary.md', render: () => '' },
-  html: { fileName: 'report.html', render: () => '' },
-  earl: { fileName: 'earl.jsonld', render: () => '' },
+  junit: { fileName: 'junit.xml', render: renderJunit },
+  markdown: { fileName: 'summary.md', render: renderMarkdown },
+  html: { fileName: 'report.html', render: renderHtml },
+  earl: { fileName: 'earl.jsonld', render: renderEarl },
 };

@@ -1,0 +1,139 @@
+/**
+ * Helpers shared by the report renderers. Everything here reads only the Report, so a saved
+ * report.json renders the same way years later.
+ */
+import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus } from '../types.js';
+import { compareSections } from '../../catalog.js';
+
+/**
+ * Headings of the spec's sections (interface description 1.0.0). The report carries section
+ * numbers only; a number missing here still renders, just without a heading.
+ */
+const SECTION_TITLES: Readonly<Record<string, string>> = {
+  '1': 'What the service does',
+  '2': 'Resources and their fields',
+  '3': 'States and transitions',
+  '4': 'Endpoints',
+  '4.1': 'List animals',
+  '4.2': 'Add an animal',
+  '4.3': 'Get an animal (deprecated)',
+  '4.4': 'Orders listing',
+  '5': 'Authentication',
+  '6': 'Events',
+  '7': 'Errors',
+  '8': 'Limits',
+  '9': 'Versioning',
+};
+
+export function sectionHeading(section: string): string {
+  const title = SECTION_TITLES[section];
+  return title === undefined ? `§ ${section}` : `§ ${section} ${title}`;
+}
+
+export interface SectionGroup {
+  section: string;
+  requirements: RequirementResult[];
+}
+
+/** Requirements by section, in spec order, whatever order the report lists them in. */
+export function groupBySection(requirements: readonly RequirementResult[]): SectionGroup[] {
+  const groups = new Map<string, RequirementResult[]>();
+  for (const r of requirements) groups.set(r.section, [...(groups.get(r.section) ?? []), r]);
+  return [...groups.entries()]
+    .sort(([a], [b]) => compareSections(a, b))
+    .map(([section, reqs]) => ({ section, requirements: reqs }));
+}
+
+/** A should-requirement that failed is a warning: the run still passes. */
+export function isWarning(r: RequirementResult): boolean {
+  return r.level === 'should' && r.status === 'fail';
+}
+
+export const STATUS_WORD: Readonly<Record<RequirementStatus, string>> = {
+  pass: 'PASS',
+  fail: 'FAIL',
+  inconclusive: 'INCONCLUSIVE',
+  skipped: 'SKIPPED',
+};
+
+/** The verdict word of one requirement; should-failures say WARNING so nobody reads them as fatal. */
+export function verdictWord(r: RequirementResult): string {
+  return isWarning(r) ? 'WARNING' : STATUS_WORD[r.status];
+}
+
+export function violations(r: RequirementResult): Evidence[] {
+  return r.evidence.filter((e) => e.kind === 'violation');
+}
+
+/** The one line that says why a requirement got its verdict. */
+export function shortReason(r: RequirementResult): string {
+  if (r.status === 'fail') {
+    const v = violations(r);
+    const first = v[0]?.message ?? r.reason ?? (r.property === undefined ? 'failed' : 'property failed');
+    return v.length > 1 ? `${first} (+${v.length - 1} more)` : first;
+  }
+  return r.reason ?? '';
+}
+
+export function requestLine(ex: ExchangeEvidence): string {
+  return `${ex.request.method} ${ex.request.url}`;
+}
+
+/** The response status, or why there was none (timeout, connection reset). */
+export function responseLine(ex: ExchangeEvidence): string {
+  if (ex.response !== undefined) return String(ex.response.status);
+  if (ex.error !== undefined) return `no response (${ex.error.code}: ${ex.error.message})`;
+  return 'no response';
+}
+
+/** Evidence items that carry an exchange, in report order. */
+export function exchangesOf(evidence: readonly Evidence[]): Array<Evidence & { exchange: ExchangeEvidence }> {
+  return evidence.filter((e): e is Evidence & { exchange: ExchangeEvidence } => e.exchange !== undefined);
+}
+
+/** The exchanges behind some evidence, each once: several violations often share one response. */
+export function distinctExchanges(evidence: readonly Evidence[]): ExchangeEvidence[] {
+  const seen = new Set<number>();
+  return exchangesOf(evidence)
+    .map((e) => e.exchange)
+    .filter((ex) => {
+      if (seen.has(ex.seq)) return false;
+      seen.add(ex.seq);
+      return true;
+    });
+}
+
+/**
+ * Control characters (except tab, newline, carriage return), lone surrogates and the two
+ * noncharacters U+FFFE/U+FFFF: illegal in XML 1.0, parse errors in HTML and invisible in Markdown.
+ * Hostile servers can put any of them in a body.
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Replaces unprintable characters by a visible \uXXXX, so evidence stays readable and valid. */
+export function visible(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** Cuts long text, saying how much was left out (report.json keeps the rest). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Never cut a surrogate pair in half: the half would become an unprintable lone surrogate.
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}… (${text.length - end} more characters in report.json)`;
+}
+
+export function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+/** Durations for people: "850 ms", "12.4 s", "3 min 05 s". */
+export function humanDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const totalSeconds = Math.round(ms / 1000);
+  return `${Math.floor(totalSeconds / 60)} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+}

@@ -1,0 +1,103 @@
+/**
+ * earl.jsonld: the W3C Evaluation and Report Language (EARL 1.0) in JSON-LD, so conformance
+ * results can be aggregated with other tools' (implementation reports, dashboards).
+ * https://www.w3.org/TR/EARL10-Schema/
+ */
+import type { Report, RequirementResult } from '../types.js';
+import { clip, isWarning, sectionHeading, shortReason } from './common.js';
+
+const MAX_DESCRIPTION = 2_000;
+
+type Outcome = 'earl:passed' | 'earl:failed' | 'earl:cantTell' | 'earl:inapplicable' | 'earl:untested';
+
+/**
+ * "skipped" covers two things EARL tells apart: a requirement that does not apply to this target
+ * (inapplicable) and one that was simply not run, e.g. deselected (untested).
+ */
+export function earlOutcome(r: RequirementResult): Outcome {
+  switch (r.status) {
+    case 'pass':
+      return 'earl:passed';
+    case 'fail':
+      return 'earl:failed';
+    case 'inconclusive':
+      return 'earl:cantTell';
+    case 'skipped':
+      return /not applicable|inapplicable/i.test(r.reason ?? '') ? 'earl:inapplicable' : 'earl:untested';
+  }
+}
+
+export function requirementUrn(id: string): string {
+  return `urn:petstore-conformance:req:${encodeURIComponent(id)}`;
+}
+
+/** The target's base URL names the subject when it is an absolute URL; otherwise a run-scoped URN. */
+function subjectId(report: Report): string {
+  try {
+    return new URL(report.target.baseUrl).href;
+  } catch {
+    return `urn:petstore-conformance:subject:${encodeURIComponent(report.runId)}`;
+  }
+}
+
+function description(r: RequirementResult): string {
+  const reason = shortReason(r);
+  const text = isWarning(r) ? `warning (should-requirement): ${reason}` : reason;
+  return clip(text === '' ? `${r.status}: ${r.statement}` : text, MAX_DESCRIPTION);
+}
+
+export function renderEarl(report: Report): string {
+  const assertor = `urn:petstore-conformance:tool:${encodeURIComponent(report.tool.name)}:${encodeURIComponent(report.tool.version)}`;
+  const subject = subjectId(report);
+  const date = { '@value': report.startedAt, '@type': 'xsd:dateTime' };
+  const document = {
+    '@context': {
+      earl: 'http://www.w3.org/ns/earl#',
+      dct: 'http://purl.org/dc/terms/',
+      foaf: 'http://xmlns.com/foaf/0.1/',
+      doap: 'http://usefulinc.com/ns/doap#',
+      xsd: 'http://www.w3.org/2001/XMLSchema#',
+      // Our own terms: EARL has no words for a spec section or a must/should level.
+      pc: 'urn:petstore-conformance:vocab#',
+    },
+    '@graph': [
+      {
+        '@id': assertor,
+        '@type': ['earl:Assertor', 'earl:Software', 'doap:Project'],
+        'foaf:name': report.tool.name,
+        'doap:name': report.tool.name,
+        'dct:hasVersion': report.tool.version,
+        'doap:release': { 'doap:revision': report.tool.version },
+      },
+      {
+        '@id': subject,
+        '@type': 'earl:TestSubject',
+        'dct:title': report.target.baseUrl,
+        'dct:description': `Pet Store Service at ${report.target.baseUrl}${report.target.embedded ? ' (the embedded reference server)' : ''}`,
+      },
+      ...report.requirements.map((r) => ({
+        '@type': 'earl:Assertion',
+        'earl:assertedBy': { '@id': assertor },
+        'earl:subject': { '@id': subject },
+        'earl:mode': { '@id': 'earl:automatic' },
+        'earl:test': {
+          '@id': requirementUrn(r.id),
+          '@type': 'earl:TestRequirement',
+          'dct:identifier': r.id,
+          'dct:title': r.title,
+          'dct:description': r.statement,
+          'dct:isPartOf': `${report.spec.title} ${report.spec.version}, ${sectionHeading(r.section)}`,
+          'pc:section': r.section,
+          'pc:level': r.level,
+        },
+        'earl:result': {
+          '@type': 'earl:TestResult',
+          'earl:outcome': { '@id': earlOutcome(r) },
+          'dct:description': description(r),
+          'dct:date': date,
+        },
+      })),
+    ],
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}

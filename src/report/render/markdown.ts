@@ -1,0 +1,142 @@
+/**
+ * summary.md: a pull-request comment. Status words instead of emoji (screen readers, plain-text
+ * mail notifications), and only report fields, so the same report always renders the same text.
+ * Hostile response text must not turn into markup, links or broken tables in the rendered comment.
+ */
+import type { Report, RequirementResult } from '../types.js';
+import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, responseLine, shortReason, verdictWord, violations, visible } from './common.js';
+
+/** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
+const MAX_CELL = 160;
+const MAX_MESSAGE = 600;
+const MAX_CURL = 2_000;
+const MAX_VIOLATIONS = 10;
+const MAX_EXCHANGES = 3;
+const MAX_OBSERVATIONS = 20;
+
+/**
+ * Inline text: one line, with the characters Markdown or the HTML it allows would interpret
+ * escaped. Backslash escapes work for any ASCII punctuation in CommonMark, `\|` also in GFM tables.
+ */
+function inline(text: string): string {
+  return visible(text)
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/[\\`*_[\]<>|~&!#]/g, (c) => `\\${c}`)
+    // At the start of a list item, "- x", "+ x" or "1. x" would open a nested list.
+    .replace(/^(\d*)([-+.)])(?=\s|$)/, '$1\\$2');
+}
+
+/** A table cell: inline text, shortened, never empty (an empty cell reads as a missing column). */
+function cell(text: string, max = MAX_CELL): string {
+  const escaped = inline(clip(text, max));
+  return escaped === '' ? ' ' : escaped;
+}
+
+/** A code span wrapping any text: a backtick run longer than any inside it. */
+function code(text: string): string {
+  const body = visible(text).replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = body.startsWith('`') || body.endsWith('`') || body === '' ? ' ' : '';
+  return `${fence}${pad}${body}${pad}${fence}`;
+}
+
+/** A fenced block whose fence cannot be closed by the content. */
+function fenced(text: string, info: string): string[] {
+  const body = visible(text);
+  const longest = Math.max(0, ...[...body.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, ...body.split(/\r\n|\r|\n/), fence];
+}
+
+function verdictLine(report: Report): string {
+  const verdict = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const completeness = report.complete
+    ? 'complete: every must-requirement passed'
+    : report.verdict === 'fail'
+      ? 'not complete: a must-requirement failed'
+      : 'not complete: some must-requirements could not be decided';
+  return `**Verdict: ${verdict}** (${completeness})`;
+}
+
+function header(report: Report): string[] {
+  const s = report.summary;
+  return [
+    `# ${inline(report.spec.title)} ${inline(report.spec.version)}: conformance of ${code(report.target.baseUrl)}`,
+    '',
+    verdictLine(report),
+    '',
+    `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
+      `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
+    '',
+    '| Pass | Fail | Inconclusive | Skipped | Warnings |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.skipped} | ${s.warnings} |`,
+    '',
+    'Warnings are should-requirements that failed: counted under Fail, they do not fail the run.',
+  ];
+}
+
+function requirementsTable(report: Report): string[] {
+  const rows = groupBySection(report.requirements).flatMap((g) =>
+    g.requirements.map((r) => `| ${cell(r.id)} | ${cell(r.section)} | ${r.level} | ${verdictWord(r)} | ${cell(shortReason(r))} |`),
+  );
+  return ['## Requirements', '', '| Id | § | Level | Verdict | Reason |', '|---|---|---|---|---|', ...rows];
+}
+
+function failure(r: RequirementResult): string[] {
+  const lines = [`### ${inline(r.id)} ${inline(r.title)} (${r.level}${isWarning(r) ? ', warning' : ''})`, ''];
+  const found = violations(r);
+  for (const v of found.slice(0, MAX_VIOLATIONS)) lines.push(`- ${inline(clip(v.message, MAX_MESSAGE))}`);
+  if (found.length > MAX_VIOLATIONS) lines.push(`- … and ${found.length - MAX_VIOLATIONS} more violations (see report.json)`);
+  if (found.length === 0) lines.push(`- ${inline(clip(shortReason(r), MAX_MESSAGE))}`);
+  for (const exchange of distinctExchanges(found.length > 0 ? found : r.evidence).slice(0, MAX_EXCHANGES)) {
+    const answer = exchange.response === undefined ? `got ${responseLine(exchange)}` : `answered ${exchange.response.status}`;
+    lines.push('', `Request #${exchange.seq} ${code(clip(requestLine(exchange), MAX_MESSAGE))} ${inline(clip(answer, MAX_MESSAGE))}; replay:`, '', ...fenced(clip(exchange.curl, MAX_CURL), 'sh'));
+  }
+  if (r.property !== undefined) {
+    const p = r.property;
+    lines.push('', `Shrunk counterexample (seed ${p.seed}, path ${code(p.path)}, ${p.numRuns} runs):`, '', ...fenced(clip(p.counterexample, MAX_CURL), 'json'));
+  }
+  return [...lines, ''];
+}
+
+function failures(report: Report): string[] {
+  const failed = report.requirements.filter((r) => r.status === 'fail');
+  if (failed.length === 0) return [];
+  // Must-failures first: they are what blocks the merge.
+  const ordered = [...failed.filter((r) => !isWarning(r)), ...failed.filter(isWarning)];
+  return ['## Failures', '', ...ordered.flatMap(failure)];
+}
+
+function observations(report: Report): string[] {
+  if (report.observations.length === 0) return [];
+  const shown = report.observations.slice(0, MAX_OBSERVATIONS);
+  const more = report.observations.length - shown.length;
+  return [
+    '## Observations',
+    '',
+    'Behaviour the spec does not rule on, recorded without a verdict.',
+    '',
+    ...shown.map((o) => `- ${inline(o.requirement)}: ${inline(clip(o.message, MAX_MESSAGE))}`),
+    ...(more > 0 ? [`- … and ${more} more (see report.json)`] : []),
+    '',
+  ];
+}
+
+function notTested(report: Report): string[] {
+  if (report.notTested.length === 0) return [];
+  return ['## Not tested', '', ...report.notTested.map((n) => `- § ${inline(n.section)}: ${inline(n.statement)} (${inline(n.reason)})`), ''];
+}
+
+function runErrors(report: Report): string[] {
+  if (report.runErrors.length === 0) return [];
+  return ['## Run errors', '', 'The run itself did not go as planned; verdicts above may be incomplete.', '', ...report.runErrors.map((e) => `- ${inline(clip(e, MAX_MESSAGE))}`), ''];
+}
+
+export function renderMarkdown(report: Report): string {
+  const sections = [header(report), requirementsTable(report), failures(report), observations(report), notTested(report), runErrors(report)];
+  const created = report.createdPetIds.length;
+  const footer = created === 0 ? [] : [`This run created ${created} pet${created === 1 ? '' : 's'} on the target (ids in report.json).`];
+  return `${[...sections.filter((s) => s.length > 0).map((s) => s.join('\n').replace(/\n+$/, '')), ...(footer.length > 0 ? [footer.join('\n')] : [])].join('\n\n')}\n`;
+}

@@ -1,0 +1,103 @@
+/**
+ * report.html in a real browser (Debian's headless Chromium): it must open offline from a file,
+ * load nothing else, log no errors, run nothing hostile, and show the counts of the report.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../src/report/render/html.js';
+import type { Report } from '../src/report/types.js';
+import { hostileReport, mixedReport } from './support/report-factory.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = resolve(import.meta.dirname, '../test-output/report.png');
+const tmp = mkdtempSync(join(tmpdir(), 'report-html-'));
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  // Never skipped: a silently skipped browser test would let a broken report ship.
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get update && apt-get install -y chromium), as .ci/run does. Never download a browser build.`);
+  }
+  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+interface Opened {
+  requests: string[];
+  failed: string[];
+  consoleErrors: string[];
+  dialogs: string[];
+  page: Awaited<ReturnType<BrowserContext['newPage']>>;
+  url: string;
+}
+
+async function open(report: Report, name: string): Promise<Opened> {
+  if (context === undefined) throw new Error('no browser context');
+  const file = join(tmp, `${name}.html`);
+  writeFileSync(file, renderHtml(report));
+  const url = pathToFileURL(file).href;
+  const page = await context.newPage();
+  const opened: Opened = { requests: [], failed: [], consoleErrors: [], dialogs: [], page, url };
+  page.on('request', (r) => opened.requests.push(r.url()));
+  page.on('requestfailed', (r) => opened.failed.push(`${r.url()}: ${r.failure()?.errorText ?? 'failed'}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') opened.consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => opened.consoleErrors.push(e.message));
+  page.on('dialog', (d) => {
+    opened.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  return opened;
+}
+
+describe('report.html in headless Chromium', () => {
+  it('loads only itself, logs no errors and shows the summary counts', async () => {
+    const report = mixedReport();
+    const { page, url, requests, failed, consoleErrors } = await open(report, 'mixed');
+    expect(requests).toEqual([url]);
+    expect(failed).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    for (const key of ['pass', 'fail', 'inconclusive', 'skipped'] as const) {
+      await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
+    }
+    const badges = await page.locator('article.req').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-status')));
+    expect(badges).toHaveLength(report.requirements.length);
+    await expect(page.title()).resolves.toContain('FAIL');
+    mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(existsSync(SCREENSHOT)).toBe(true);
+    await page.close();
+  });
+
+  it('runs nothing from hostile text: no script, no image, no dialog, no request', async () => {
+    const report = hostileReport();
+    const { page, url, requests, failed, consoleErrors, dialogs } = await open(report, 'hostile');
+    expect(requests).toEqual([url]);
+    expect(failed).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+    await expect(page.locator('script, img, iframe, object, embed').count()).resolves.toBe(0);
+    // The hostile text is there, as text.
+    await expect(page.locator('body').textContent()).resolves.toContain('</script><img src=x onerror="alert(1)">');
+    for (const key of ['pass', 'fail', 'inconclusive', 'skipped'] as const) {
+      await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
+    }
+    await page.screenshot({ path: resolve(SCREENSHOT, '../report-hostile.png'), fullPage: true });
+    await page.close();
+  });
+});

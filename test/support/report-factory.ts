@@ -1,0 +1,191 @@
+/**
+ * Sample reports for the renderers' tests: a clean pass, a run with every kind of verdict, and a
+ * hostile one whose strings try to break out of XML, HTML, Markdown and JSON. Fixed values only
+ * (no clock, no randomness) so rendered output can be snapshot-tested.
+ */
+import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../../src/report/types.js';
+
+const BASE = 'https://staging.petstore.example/v1';
+
+export function exchange(overrides: Partial<ExchangeEvidence> = {}): ExchangeEvidence {
+  const seq = overrides.seq ?? 1;
+  return {
+    seq,
+    purpose: 'list pets with the default page size',
+    request: { method: 'GET', url: `${BASE}/pets`, headers: { authorization: 'Bearer [redacted]', accept: 'application/json' } },
+    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '[]', truncated: false },
+    elapsedMs: 42,
+    curl: `curl -sS -i -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Accept: application/json' '${BASE}/pets'`,
+    ...overrides,
+  };
+}
+
+export function requirement(overrides: Partial<RequirementResult> & Pick<RequirementResult, 'id' | 'section'>): RequirementResult {
+  return {
+    title: `Requirement ${overrides.id}`,
+    level: 'must',
+    status: 'pass',
+    statement: `What ${overrides.id} requires.`,
+    tests: [`${overrides.id} ${overrides.title ?? 'test'}`],
+    evidence: [],
+    ...overrides,
+  };
+}
+
+/** Summary, verdict and completeness derived the way src/report/build.ts derives them. */
+export function finish(report: Omit<Report, 'summary' | 'verdict' | 'complete'>): Report {
+  const reqs = report.requirements;
+  const count = (s: RequirementResult['status']): number => reqs.filter((r) => r.status === s).length;
+  const mustFailed = reqs.some((r) => r.level === 'must' && r.status === 'fail');
+  const mustUndecided = reqs.some((r) => r.level === 'must' && r.status === 'inconclusive');
+  return {
+    ...report,
+    verdict: mustFailed ? 'fail' : 'pass',
+    complete: !mustFailed && !mustUndecided && report.runErrors.length === 0,
+    summary: {
+      pass: count('pass'),
+      fail: count('fail'),
+      inconclusive: count('inconclusive'),
+      skipped: count('skipped'),
+      warnings: reqs.filter((r) => r.level === 'should' && r.status === 'fail').length,
+    },
+  };
+}
+
+function base(requirements: RequirementResult[]): Omit<Report, 'summary' | 'verdict' | 'complete'> {
+  return {
+    schemaVersion: 1,
+    tool: { name: 'petstore-conformance', version: '0.1.0' },
+    spec: { title: 'Pet Store Service Interface Specification', version: '1.0.0' },
+    target: { baseUrl: BASE, embedded: false, keyFingerprint: 'sha256:0123456789ab', plan: 'free' },
+    seed: 1_234_567,
+    runId: 'm3x9k2a7',
+    startedAt: '2025-06-02T12:00:00.000Z',
+    durationMs: 83_412,
+    requests: 187,
+    rateLimitWaitMs: 12_000,
+    options: { readOnly: false, maxRequests: 600, timeoutMs: 10_000, only: [] },
+    requirements,
+    observations: [],
+    notTested: [
+      { section: '3', statement: 'Transitions between pet statuses.', reason: 'No transition and no operation that changes a status after creation is shown.' },
+      { section: '6', statement: 'Events.', reason: 'No events, webhooks or notifications are described.' },
+    ],
+    createdPetIds: [],
+    runErrors: [],
+  };
+}
+
+export function passingReport(): Report {
+  return finish({
+    ...base([
+      requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing, labelled application/json', exchange: exchange() }] }),
+      requirement({ id: 'PET-001', section: '2', title: 'Every Pet has the Pet shape' }),
+      requirement({ id: 'LIST-001', section: '4.1', title: 'listPets answers 200 with a JSON array of Pets' }),
+      requirement({ id: 'LIST-003', section: '4.1', title: 'limit between 1 and 100 is honoured' }),
+      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet' }),
+      requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should' }),
+      requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
+    ]),
+    createdPetIds: ['1001'],
+  });
+}
+
+export function mixedReport(): Report {
+  const badPet = exchange({
+    seq: 12,
+    purpose: 'create a pet',
+    request: { method: 'POST', url: `${BASE}/pets`, headers: { authorization: 'Bearer [redacted]', 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' },
+    response: { status: 201, headers: { 'content-type': 'application/json' }, body: '{"id":"7","name":"Rex","categoryId":1,"status":"lost"}', truncated: false },
+    curl: `curl -sS -i -X POST -H "Authorization: Bearer $PETSTORE_API_KEY" -H 'Content-Type: application/json' --data-raw '{"name":"Rex","categoryId":1}' '${BASE}/pets'`,
+  });
+  const shortPage = exchange({ seq: 31, purpose: 'list with limit=7', request: { method: 'GET', url: `${BASE}/pets?limit=7`, headers: { authorization: 'Bearer [redacted]' } }, response: { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1,"name":"a","categoryId":1}]', truncated: false }, curl: `curl -sS -i -H "Authorization: Bearer $PETSTORE_API_KEY" '${BASE}/pets?limit=7'` });
+  const timedOut = exchange({ seq: 40, purpose: 'malformed JSON body', request: { method: 'POST', url: `${BASE}/pets`, headers: {}, body: '{"name":' }, elapsedMs: 10_000, curl: `curl -sS -i -X POST --data-raw '{"name":' '${BASE}/pets'` });
+  delete timedOut.response;
+  timedOut.error = { code: 'UND_ERR_HEADERS_TIMEOUT', message: 'no response headers within 10000 ms' };
+  const getPet = exchange({ seq: 50, purpose: 'get a pet', request: { method: 'GET', url: `${BASE}/pets/7`, headers: {} }, curl: `curl -sS -i '${BASE}/pets/7'` });
+  const violation = (message: string, ex?: ExchangeEvidence): Evidence => ({ kind: 'violation', message, ...(ex === undefined ? {} : { exchange: ex }) });
+  return finish({
+    ...base([
+      requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing', exchange: exchange() }] }),
+      requirement({
+        id: 'PET-001',
+        section: '2',
+        title: 'Every Pet has the Pet shape',
+        status: 'fail',
+        interpretation: 'Extra fields are accepted and recorded as an observation.',
+        evidence: [violation('/id must be integer (got "7")', badPet), violation('/status must be equal to one of the allowed values (got "lost")', badPet)],
+      }),
+      requirement({ id: 'LIST-002', section: '4.1', title: 'The default page size is 20', status: 'inconclusive', reason: 'the store holds 3 pets and writes are disabled (--read-only); 21 are needed' }),
+      requirement({
+        id: 'LIST-003',
+        section: '4.1',
+        title: 'limit between 1 and 100 is honoured',
+        status: 'fail',
+        evidence: [violation('limit=7 returned 1 pet while 40 are available', shortPage)],
+        property: { counterexample: '[7]', seed: 1_234_567, path: '3:1:0', numRuns: 25 },
+      }),
+      requirement({ id: 'LIST-004', section: '4.1', title: 'Out-of-range and malformed limits are rejected or bounded' }),
+      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet', status: 'skipped', reason: 'deselected by --only' }),
+      requirement({ id: 'CREATE-003', section: '4.2', title: 'A malformed body is rejected with 400', status: 'fail', evidence: [violation('no response to a malformed JSON body within 10 s', timedOut)] }),
+      requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should', status: 'fail', evidence: [violation('no Deprecation header on GET /pets/{id}', getPet)] }),
+      requirement({ id: 'ORDERS-001', section: '4.4', title: 'The orders listing exists', status: 'skipped', reason: 'not applicable: the target serves no /store/orders' }),
+      requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
+      requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should' }),
+      requirement({ id: 'RATE-007', section: '8', title: 'The daily quota is enforced', status: 'inconclusive', reason: 'never exercised: exhausting the daily quota would take the key out of service' }),
+    ]),
+    observations: [
+      { requirement: 'PET-001', message: 'Pets carry an extra field "tags"', exchange: 12 },
+      { requirement: 'MEDIA-001', message: 'content-type has parameter charset=utf-8' },
+      { requirement: 'AUTH-001', message: 'the 401 carries WWW-Authenticate: Bearer' },
+    ],
+    createdPetIds: ['7', '9007199254740993'],
+    runErrors: ['LIST-002 default page size: request budget exhausted after 600 requests'],
+  });
+}
+
+/** Every control character, including the ones XML 1.0 forbids. */
+export const CONTROL_CHARS = Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)).join('');
+export const SCRIPT_BREAKOUT = '</script><img src=x onerror="alert(1)">';
+export const HOSTILE = `${SCRIPT_BREAKOUT} ]]> <![CDATA[x]]> a|b \`code\` \`\`\` [click](javascript:alert(1)) & &amp; 'q' "dq" ${CONTROL_CHARS} 🐶🐈 \uD800 end`;
+export const BIG_BODY_CHARS = 100_000;
+
+export function hostileReport(): Report {
+  const big = `${HOSTILE}${'x'.repeat(BIG_BODY_CHARS)}`;
+  const ex = exchange({
+    seq: 3,
+    purpose: HOSTILE,
+    request: { method: 'GET', url: `${BASE}/pets?name=${encodeURIComponent(SCRIPT_BREAKOUT)}`, headers: { 'x-evil': HOSTILE }, body: HOSTILE },
+    response: { status: 500, headers: { 'content-type': 'text/html', 'x-evil': HOSTILE }, body: big, truncated: true },
+    curl: `curl -sS -i '${BASE}/pets' # ${HOSTILE}`,
+  });
+  return finish({
+    ...base([
+      requirement({
+        id: 'ERR-001',
+        section: '7',
+        title: `Errors have the Error shape ${HOSTILE}`,
+        status: 'fail',
+        statement: HOSTILE,
+        interpretation: HOSTILE,
+        tests: [HOSTILE],
+        evidence: [
+          { kind: 'violation', message: HOSTILE, exchange: ex },
+          { kind: 'observation', message: HOSTILE },
+          { kind: 'note', message: big },
+        ],
+        property: { counterexample: HOSTILE, seed: -5, path: '0:0', numRuns: 1 },
+      }),
+      requirement({ id: 'ERR-002', section: '7', title: 'Error status matches', status: 'inconclusive', reason: HOSTILE }),
+      requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should', status: 'fail', evidence: [{ kind: 'violation', message: HOSTILE }] }),
+      requirement({ id: 'AUTH-004', section: '5', title: 'Skipped', status: 'skipped', reason: HOSTILE }),
+    ]),
+    tool: { name: `petstore-conformance ${SCRIPT_BREAKOUT}`, version: '0.1.0' },
+    target: { baseUrl: `https://evil.example/v1?q="><script>alert(1)</script>|\``, embedded: false },
+    observations: [{ requirement: 'ERR-001', message: HOSTILE }],
+    notTested: [{ section: '9', statement: HOSTILE, reason: HOSTILE }],
+    runErrors: [HOSTILE],
+  });
+}
+
+export const SAMPLE_REPORTS = { passing: passingReport, mixed: mixedReport, hostile: hostileReport } as const;
