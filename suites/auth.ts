@@ -12,7 +12,7 @@ import { idOf } from './support.js';
 type Credential = { label: string; auth: AuthMode | { mode: AuthMode; header: string | undefined } };
 type Operation = { label: string; request: (t: RequirementRun, n: number) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
 
-export const UNAUTHORISED_MARKER = 'unauth-';
+const UNAUTHORISED_MARKER = 'unauth-';
 
 const OPERATIONS: Operation[] = [
   { label: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
@@ -50,6 +50,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[]):
       const request = await op.request(t, unauthorisedPosts);
       if (request.method === 'POST') unauthorisedPosts += 1;
       const ex = await t.send({ ...request, auth: credential.auth });
+      if (request.method === 'POST') t.session.recordRefused('AUTH-004', ex);
       const status = ex.response?.status;
       if (status === undefined) return t.inconclusive(`${op.label} ${credential.label} got no response (${ex.error?.code})`);
       if (status !== 401) t.fail(`${op.label} ${credential.label}: received ${status} / expected 401`, ex);
@@ -76,7 +77,3 @@ describe('5 authentication', () => {
     ]);
   });
 });
-
-export function unauthorisedPostsSent(): number {
-  return unauthorisedPosts;
-}

@@ -83,6 +83,7 @@ describe('4.2 createPet', () => {
         async (invalid) => {
           const ex = await t.send({ method: 'POST', path: '/pets', body: invalid.body, contentType: invalid.contentType });
           const status = ex.response?.status;
+          t.session.recordRefused('CREATE-004', ex);
           if (status === 201) {
             const body = jsonBody(ex);
             if (body?.ok === true && isJsonObject(body.value)) t.session.recordCreated(body.value, ex);

@@ -8,7 +8,7 @@ import { crossCuttingChecks } from '../checks/cross-cutting.js';
 import { checkRemainingFalls } from '../checks/rate-limit-sequence.js';
 import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
-import { isJsonObject, type JsonObject } from '../interface/json.js';
+import { isJsonObject, parseJson, type JsonObject } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { createClient, type ConformanceClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
@@ -39,6 +39,11 @@ export class Session {
    * lower bound on the store's size that does not depend on the listing being judged.
    */
   readonly knownPets = new Map<string, JsonObject>();
+  /**
+   * Names sent in createPet requests the service refused (4xx), by the requirement that later
+   * checks they were not stored (CREATE-004 for invalid bodies, AUTH-004 for missing credentials).
+   */
+  readonly refusedNames = new Map<string, Set<string>>();
   #census: Promise<Census> | undefined;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
@@ -102,6 +107,18 @@ export class Session {
       });
     }
     return this.#plan;
+  }
+
+  /** Remember the name a refused createPet carried, for the requirement that checks it was not stored. */
+  recordRefused(requirement: string, ex: Exchange): void {
+    const status = ex.response?.status ?? 0;
+    if (status < 400 || status >= 500 || ex.request.body === undefined) return;
+    const body = parseJson(ex.request.body);
+    const name = body.ok && isJsonObject(body.value) ? body.value['name'] : undefined;
+    if (typeof name !== 'string' || !name.startsWith(this.namePrefix)) return;
+    const names = this.refusedNames.get(requirement) ?? new Set<string>();
+    names.add(name);
+    this.refusedNames.set(requirement, names);
   }
 
   /** Remember a created pet; a second creation answered with an id already handed out breaks PET-002. */
