@@ -12,6 +12,8 @@ export interface PlanInputs {
   windowRemaining?: number;
   /** Whether the run may write (POST). */
   writes: boolean;
+  /** Requests the property tests' fixed examples take (always sent, on top of the runs). */
+  exampleRequests: number;
 }
 
 interface KindRule {
@@ -31,17 +33,19 @@ const RULES: Record<PropertyKind, KindRule> = {
 };
 
 /**
- * Requests the deterministic probes need after the census: listing (~14), getPet (~5),
- * orders (1), invalid-body examples (~12), marker listings (2). Authentication probes are
- * sent without the key and do not draw on its window. Kept deliberately generous.
+ * Keyed requests the deterministic probes send after the first census, counted from the suites:
+ * censuses after writes (3), fetches of created pets (5), listing (default 1, limit=1 1,
+ * out-of-range 6, filters 3, invalid filter 1, combined 1), getPet (2 known, 1 unknown, 2
+ * malformed), orders (1), plus a margin of 4 for re-checks against a fresh census. The
+ * authentication probes carry no valid key and so draw on no key's window.
  */
-export const DETERMINISTIC_RESERVE = 36;
+export const DETERMINISTIC_REQUESTS = 3 + 5 + 13 + 5 + 1 + 4;
 
 export type RunPlan = Record<PropertyKind, number>;
 
 export function planPropertyRuns(inputs: PlanInputs): RunPlan {
   const window = inputs.windowRemaining ?? Number.POSITIVE_INFINITY;
-  const spare = Math.max(0, Math.min(inputs.budgetLeft, window) - DETERMINISTIC_RESERVE);
+  const spare = Math.max(0, Math.min(inputs.budgetLeft, window) - DETERMINISTIC_REQUESTS - inputs.exampleRequests);
   const runs = (kind: PropertyKind): number => {
     const rule = RULES[kind];
     const affordable = Math.floor((spare * rule.share) / rule.cost);

@@ -16,6 +16,11 @@ import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
+import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
+import { statusValues } from '../interface/openapi.js';
+
+/** CREATE-001 sends one pet of each status and CREATE-003 one body of each invalid class first. */
+const PROPERTY_EXAMPLE_REQUESTS = statusValues().length + invalidNewPetExamples({ marker: '' }).length;
 
 export interface Census {
   exchange: Exchange;
@@ -104,6 +109,7 @@ export class Session {
         budgetLeft: this.client.remainingBudget(),
         ...(remaining === undefined ? {} : { windowRemaining: remaining }),
         writes: !this.config.readOnly,
+        exampleRequests: this.config.readOnly ? 0 : PROPERTY_EXAMPLE_REQUESTS,
       });
     }
     return this.#plan;
