@@ -48,16 +48,18 @@ export interface ReplayOptions extends Omit<RunOptions, 'command'> {
   reportFile: string;
 }
 
-export type ParsedCommand = RunOptions | RenderOptions | ReplayOptions | { command: 'help' } | { command: 'version' };
+export type ParsedCommand = RunOptions | RenderOptions | ReplayOptions | { command: 'help' } | { command: 'version' } | { command: 'coverage' };
 
 export const USAGE = `Usage: petstore-conformance [options]
        petstore-conformance report <report.json> [--reporter <names>] [--report-dir <dir>]
        petstore-conformance replay <report.json> [--base-url <url>] [options]
+       petstore-conformance coverage
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
 Without --base-url it runs against the embedded reference server.
 'report' renders a saved report.json again; 'replay' re-sends the failing cases of a saved
 report (same seed, shrunk inputs) and says, per requirement, fixed or still failing.
+'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
 
 Options:
   --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
@@ -137,8 +139,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.help === true) return { command: 'help' };
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
+  if (subcommand === 'coverage' && reportFile === undefined) return { command: 'coverage' };
   if (subcommand !== undefined && subcommand !== 'report' && subcommand !== 'replay') {
-    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay; see --help)`);
+    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage; see --help)`);
   }
   if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);

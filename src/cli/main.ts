@@ -35,6 +35,7 @@ async function main(argv: readonly string[]): Promise<number> {
     for (const p of paths) process.stdout.write(`report: ${p}\n`);
     return 0;
   }
+  if (command.command === 'coverage') return (await import('./coverage.js')).coverageCommand();
   if (command.command === 'replay') return (await import('./replay.js')).replay(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);

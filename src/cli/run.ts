@@ -7,8 +7,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { startVitest } from 'vitest/node';
+import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
 import { loadCatalog, selectRequirements } from '../catalog.js';
-import { packageRoot } from '../interface/package-root.js';
 import type { RunConfig } from '../run-config.js';
 import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
@@ -99,26 +99,7 @@ export async function runConformance(
   const reporter = new ComplianceReporter(listener);
   const runErrors: string[] = [];
   try {
-    const vitest = await startVitest(
-      'test',
-      [],
-      {
-        config: false,
-        root: packageRoot(),
-        // The suites run compiled, loaded by Node itself rather than transformed by Vite: a third
-        // less wall time and memory for the same tests (see bench/).
-        include: ['dist/suites/all.conformance.js'],
-        server: { deps: { external: [/\/dist\//] } },
-        reporters: [reporter],
-        fileParallelism: false,
-        isolate: false,
-        watch: false,
-        // One worker thread: one client, one rate-limit account; threads cost less memory than forks.
-        pool: 'threads',
-        provide: { runConfig: config },
-      },
-      { logLevel: 'silent', cacheDir: undefined },
-    );
+    const vitest = await startVitest('test', [], suiteOptions({ reporters: [reporter], provide: { runConfig: config } }), VITE_OPTIONS);
     await vitest.close();
   } finally {
     await target.close();
