@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
 import { runCli } from './support/cli.js';
-
-/** A loopback port nothing listens on: bind, note the port, close. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { closedPort } from './support/ports.js';
 
 function expectOneLineUsageError(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   expect(result.code).toBe(2);

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report, RequirementResult } from '../src/report/types.js';
@@ -21,6 +20,7 @@ import * as resetMidResponse from '../fixtures/hostile/reset-mid-response.js';
 import * as slow from '../fixtures/hostile/slow.js';
 import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
+import { closedPort } from './support/ports.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 
@@ -231,15 +231,6 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
 });
 
 describe.concurrent('unreachable targets: one line, exit 2, no request', () => {
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const address = server.address();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (address === null || typeof address === 'string') throw new Error('no port');
-    return address.port;
-  }
-
   it('connection refused', async () => {
     const run = await runAgainst(`http://127.0.0.1:${await closedPort()}/v1`);
     expect(run.code).toBe(2);

@@ -5,27 +5,23 @@
  */
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
-import type { HaltReason } from '../http/errors.js';
-import type { Evidence, Observation, PropertyFailure, Report, RequirementResult, RequirementStatus } from './types.js';
+import type { ConformanceMeta } from '../conformance/meta.js';
+import type { Evidence, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
 
-export interface TestOutcome {
+/**
+ * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
+ * the verdict the reporter derived from its vitest result.
+ */
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
   reason?: string;
   evidence: Evidence[];
   observations: Observation[];
-  property?: PropertyFailure;
-  requestsSoFar?: number;
-  waitedMsSoFar?: number;
-  createdIds?: string[];
-  /** Code of the client error (PC_TRANSPORT, PC_HALTED, PC_BUDGET) that left the test inconclusive. */
-  stoppedBy?: string;
-  /** The client's halt, when it had stopped sending by the end of the test. */
-  halt?: { reason: HaltReason; message: string };
   /** Set when the test broke for a reason of ours, not the target's. */
   internalError?: string;
-}
+};
 
 export interface RunInfo {
   tool: { name: string; version: string };
