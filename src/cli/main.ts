@@ -8,7 +8,7 @@ import { parseCommandLine, USAGE, type ReporterName } from './args.js';
 import { runConformance } from './run.js';
 import { createProgress } from './progress.js';
 import { haltLine, renderSummary, styleFor } from './terminal.js';
-import { toolInfo } from './tool-info.js';
+import { toolInfo } from '../tool-info.js';
 import { exitCodeOf } from '../report/build.js';
 import { appendStepSummary, writeReports } from '../report/write.js';
 

@@ -16,7 +16,7 @@ import { ComplianceReporter, type ProgressListener } from '../../reporters/compl
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { UsageError, type RunOptions } from './args.js';
 import { checkReachable } from './preflight.js';
-import { toolInfo } from './tool-info.js';
+import { toolInfo } from '../tool-info.js';
 
 /** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
 const EMBEDDED_WINDOW_SECONDS = 1;

@@ -1,0 +1,193 @@
+/**
+ * The rate-limit account of the run's key and every decision to wait or stop that follows from it.
+ *
+ * It keeps the last X-RateLimit-* values of the key's bucket and the pending Retry-After of the
+ * last 429, and answers "how long must this send wait" and "must the run stop". It never sleeps
+ * and never reads a clock: the client passes the time and does the waiting, so every rule here
+ * can be followed with a fake clock.
+ */
+import type { HaltReason } from './errors.js';
+import type { AuthMode, RecordedResponse } from './exchange.js';
+import { parseRetryAfter } from './retry-after.js';
+
+export interface RateLimitState {
+  limit?: number;
+  remaining?: number;
+  /** X-RateLimit-Reset as the server sent it (Unix seconds per the spec). */
+  reset?: number;
+  /** Unix ms before which no request is sent, from the last 429's Retry-After (or fallback). */
+  retryAfterUntil?: number;
+}
+
+export interface WaitBounds {
+  /** Longest single wait (default 65 000 ms). */
+  maxWaitMs?: number | undefined;
+  /** Unix ms of the run's deadline, if any. */
+  deadlineAt?: number | undefined;
+}
+
+/** A wait the pacer asks for before a send. */
+export interface Hold {
+  ms: number;
+  reason: string;
+}
+
+/** Why a wait must not be made: the run stops instead. */
+export interface Refusal {
+  reason: HaltReason;
+  message: string;
+}
+
+const DEFAULT_MAX_WAIT_MS = 65_000;
+/** Added to every computed deadline: server clocks and rounding of Reset/Retry-After to seconds. */
+const WAIT_MARGIN_MS = 250;
+const BACKOFF_BASE_MS = 1_000;
+const BACKOFF_CAP_MS = 32_000;
+/** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
+const MAX_CONSECUTIVE_429 = 2;
+const DIGITS = /^\d+$/;
+
+export class Pacer {
+  private readonly maxWaitMs: number;
+  private readonly deadlineAt: number | undefined;
+  private readonly limits: RateLimitState = {};
+  private throttledCount = 0;
+  private consecutive429 = 0;
+  /** X-RateLimit-Reset turned into Unix ms when it was observed. */
+  private resetAtMs: number | undefined;
+  /** The window we already waited out, so a stale Remaining=0 does not make us wait twice. */
+  private waitedForResetAtMs: number | undefined;
+  /** seq of the keyed response the window state comes from, and of the last 429. */
+  private windowSeq = 0;
+  private retryAfterSeq = 0;
+
+  constructor(bounds: WaitBounds) {
+    this.maxWaitMs = bounds.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+    this.deadlineAt = bounds.deadlineAt;
+  }
+
+  get state(): Readonly<RateLimitState> {
+    return { ...this.limits };
+  }
+
+  /** 429 responses seen, whatever the auth mode. */
+  get throttled(): number {
+    return this.throttledCount;
+  }
+
+  /** True once 429s came back to back: the run must stop sending. */
+  get throttledTooOften(): boolean {
+    return this.consecutive429 >= MAX_CONSECUTIVE_429;
+  }
+
+  /**
+   * Updates the account from a response: the window from a keyed one (the other auth modes hit
+   * other buckets), the Retry-After deadline and backoff from any 429.
+   */
+  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number): void {
+    if (auth === 'key') this.observeWindow(seq, res.headers, now);
+
+    if (res.status !== 429) {
+      this.consecutive429 = 0;
+      return;
+    }
+    this.throttledCount++;
+    this.consecutive429++;
+    this.limits.retryAfterUntil = now + this.throttleDelay(res.headers, now);
+    this.retryAfterSeq = seq;
+  }
+
+  /**
+   * How long a send must wait: a pending Retry-After holds every send, an exhausted window holds
+   * paced keyed sends. The window is counted as waited out as soon as a wait for it is asked.
+   */
+  holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
+    let until = 0;
+    let reason = '';
+    const retryAfterUntil = this.limits.retryAfterUntil;
+    if (retryAfterUntil !== undefined && retryAfterUntil > now) {
+      until = retryAfterUntil + WAIT_MARGIN_MS;
+      reason = 'Retry-After of the last 429';
+    }
+    if (send.paced && send.keyed && this.windowExhausted(now, inFlightKeyed) && this.resetAtMs !== undefined) {
+      const windowEnd = this.resetAtMs + WAIT_MARGIN_MS;
+      this.waitedForResetAtMs = this.resetAtMs;
+      if (windowEnd > until) {
+        until = windowEnd;
+        reason = 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset';
+      }
+    }
+    return until > now ? { ms: until - now, reason } : undefined;
+  }
+
+  /** How long to wait before the single retry of a 429. */
+  holdBeforeRetry(now: number): number {
+    const until = this.limits.retryAfterUntil ?? now;
+    return Math.max(0, until - now) + WAIT_MARGIN_MS;
+  }
+
+  /** Why a wait of `ms` must not be made (too long, or past the deadline); undefined when it may. */
+  refuseWait(ms: number, reason: string, now: number): Refusal | undefined {
+    if (ms > this.maxWaitMs) {
+      return { reason: 'wait-too-long', message: `would have to wait ${Math.ceil(ms)} ms (${reason}), more than the ${this.maxWaitMs} ms allowed` };
+    }
+    // Sleeping only to be refused at the deadline would waste the time the deadline bounds.
+    if (this.deadlineAt !== undefined && now + ms >= this.deadlineAt) {
+      return {
+        reason: 'deadline',
+        message: `waiting ${Math.ceil(ms)} ms (${reason}) would pass the run's deadline (${new Date(this.deadlineAt).toISOString()}); nothing more is sent`,
+      };
+    }
+    return undefined;
+  }
+
+  private observeWindow(seq: number, headers: Record<string, string>, now: number): void {
+    const limit = parseCount(headers['x-ratelimit-limit']);
+    const remaining = parseCount(headers['x-ratelimit-remaining']);
+    const reset = parseCount(headers['x-ratelimit-reset']);
+    // Missing or malformed values keep what we knew: forgetting a Remaining of 0 because a
+    // proxy's error page lacks the headers would let the next request through.
+    if (limit !== undefined) this.limits.limit = limit;
+    if (remaining !== undefined) this.limits.remaining = remaining;
+    if (reset !== undefined) {
+      this.limits.reset = reset;
+      this.resetAtMs = resetToMs(reset, now);
+    }
+    if (remaining !== undefined || reset !== undefined) this.windowSeq = seq;
+  }
+
+  /** Exponential backoff over the run's 429s, stretched to the server's Retry-After (or Reset). */
+  private throttleDelay(headers: Record<string, string>, now: number): number {
+    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (this.throttledCount - 1));
+    const retryAfter = parseRetryAfter(headers['retry-after'], now);
+    if (retryAfter !== undefined) return Math.max(backoff, retryAfter.delayMs);
+    const reset = parseCount(headers['x-ratelimit-reset']);
+    return reset === undefined ? backoff : Math.max(backoff, resetToMs(reset, now) - now);
+  }
+
+  private windowExhausted(now: number, inFlightKeyed: number): boolean {
+    const { remaining } = this.limits;
+    if (remaining === undefined || this.resetAtMs === undefined) return false;
+    if (this.resetAtMs <= now || this.waitedForResetAtMs === this.resetAtMs) return false;
+    // A 429's Retry-After is the server's more specific instruction: once it has passed, the
+    // Remaining=0 that came with the same 429 does not add a wait for the whole window.
+    if (this.retryAfterSeq >= this.windowSeq && this.retryAfterSeq > 0) return false;
+    return remaining - inFlightKeyed <= 0;
+  }
+}
+
+function parseCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  return DIGITS.test(v) ? Number(v) : undefined;
+}
+
+/**
+ * The spec says Unix seconds; a server sending milliseconds or a relative count of seconds
+ * is judged by RATE-003, but the pacer still reads it the way that makes it wait, not hammer.
+ */
+function resetToMs(reset: number, now: number): number {
+  if (reset >= 1e12) return reset;
+  if (reset >= 1e9) return reset * 1000;
+  return now + reset * 1000;
+}

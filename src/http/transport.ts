@@ -1,0 +1,205 @@
+/**
+ * One HTTP request over undici, as the conformance client needs it: a hard per-request timeout
+ * (connect + headers + body), no redirects (undici's Agent follows none, so the key never reaches
+ * another origin), the body read up to a byte cap, and every failure classified instead of thrown.
+ * It knows nothing of keys, budgets or rate limits.
+ */
+import { rootCertificates } from 'node:tls';
+import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { TransportErrorKind } from './errors.js';
+
+export interface TransportOptions {
+  origin: string;
+  timeoutMs: number;
+  /** Past it the connection is destroyed and the response is `truncated`. */
+  maxBodyBytes: number;
+  /** Extra PEM CA, trusted in addition to the system roots. */
+  ca?: string | undefined;
+}
+
+export interface WireRequest {
+  method: Dispatcher.HttpMethod;
+  /** Path + query as sent to the origin. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Names lower-cased; repeated headers joined with ", ". Not redacted. */
+  headers: Record<string, string>;
+  /** At most the byte cap, decoded as UTF-8. Not redacted. */
+  bodyText: string;
+  truncated: boolean;
+}
+
+export interface TransportFailure {
+  kind: TransportErrorKind;
+  message: string;
+}
+
+export type TransportOutcome = { response: WireResponse; failure?: undefined } | { response?: undefined; failure: TransportFailure };
+
+export class Transport {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: TransportOptions) {
+    this.agent = new Agent({
+      // A `ca` option replaces Node's trust store, so the system roots are kept alongside the
+      // private CA. Verification is pinned on: NODE_TLS_REJECT_UNAUTHORIZED=0 in a CI
+      // environment must not silently send the key to an unverified server.
+      connect: {
+        timeout: options.timeoutMs,
+        rejectUnauthorized: true,
+        ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
+      },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** Never rejects: a request that gets no complete response resolves to a classified failure. */
+  async send(req: WireRequest): Promise<TransportOutcome> {
+    const { origin, timeoutMs, maxBodyBytes } = this.options;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no complete response within ${timeoutMs} ms`));
+    }, timeoutMs);
+
+    try {
+      const res = await this.agent.request({
+        origin,
+        path: req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body ?? null,
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const { bytes, truncated } = await readCapped(res.body, maxBodyBytes);
+      return {
+        response: { status: res.statusCode, headers: joinHeaders(res.headers), bodyText: decodeUtf8(bytes, truncated), truncated },
+      };
+    } catch (err) {
+      return { failure: classify(err, timedOut, timeoutMs) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    // close() waits for in-flight requests; a hung server must not keep the run alive.
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = this.agent.close().then(() => true);
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), 1_000);
+    });
+    const done = await Promise.race([graceful, late]);
+    clearTimeout(timer);
+    if (!done) await this.agent.destroy();
+  }
+}
+
+function joinHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** Reads at most `cap` bytes; past the cap the body is destroyed, which drops the connection. */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+): Promise<{ bytes: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  try {
+    for await (const chunk of body) {
+      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      if (size + buf.length > cap) {
+        chunks.push(buf.subarray(0, cap - size));
+        size = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+  } finally {
+    // undici keeps the connection busy until the body is consumed or destroyed.
+    if (!body.destroyed) body.destroy();
+  }
+  return { bytes: Buffer.concat(chunks, size), truncated };
+}
+
+function decodeUtf8(bytes: Buffer, truncated: boolean): string {
+  let end = bytes.length;
+  if (truncated) {
+    // Drop a multi-byte character the cap cut in half rather than show a replacement char.
+    for (let i = end - 1; i >= Math.max(0, end - 4); i--) {
+      const b = bytes[i] ?? 0;
+      if ((b & 0xc0) === 0x80) continue;
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      if (end - i < need) end = i;
+      break;
+    }
+  }
+  // ignoreBOM keeps a BOM in the text: it is evidence (JSON must not start with one).
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, end));
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { code, cause, errors } = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string') return code;
+  // Happy-eyeballs connects fail with an AggregateError whose parts carry the code.
+  if (Array.isArray(errors)) {
+    for (const inner of errors) {
+      const c = errorCode(inner);
+      if (c !== undefined) return c;
+    }
+  }
+  return cause === undefined ? undefined : errorCode(cause);
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const RESET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME']);
+const TLS_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'HOSTNAME_MISMATCH',
+]);
+
+function classify(err: unknown, timedOut: boolean, timeoutMs: number): TransportFailure {
+  const code = errorCode(err);
+  const detail = err instanceof Error ? err.message : String(err);
+  const label = code === undefined ? detail : `${code} ${detail}`;
+  if (timedOut) return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms` };
+  if (code !== undefined && TIMEOUT_CODES.has(code)) {
+    return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms (${label})` };
+  }
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message: `refused: ${label}` };
+  if (code !== undefined && DNS_CODES.has(code)) return { kind: 'dns', message: `dns: ${label}` };
+  if (code !== undefined && RESET_CODES.has(code)) return { kind: 'reset', message: `reset: ${label}` };
+  if (code !== undefined && (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))) {
+    return { kind: 'tls', message: `tls: ${label}` };
+  }
+  return { kind: 'other', message: `other: ${label}` };
+}
