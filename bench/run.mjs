@@ -30,7 +30,8 @@ async function runCli(args, env = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
   const started = performance.now();
   const { code, stderr } = await new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', process.execPath, CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
+    // The CLI is started as its bin is, so the V8 flags of its first line apply.
+    const child = spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
       env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,8 +1,12 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=1 --optimize-for-size
 /**
  * Entry point of `petstore-conformance`. Thin on purpose: parse, dispatch, map outcomes to exit
  * codes. 0: no must-requirement failed; 1: at least one failed; 2: could not run (bad usage,
  * unreachable target, internal error). Errors are one line, never a stack trace.
+ *
+ * The V8 flags on the first line keep the peak memory of a run (this process and the suite's
+ * worker thread) about 20 MB lower: small young generations and a heap tuned for size, at no
+ * measurable cost in time for a run that keeps little alive (see bench/).
  */
 import { parseCommandLine, USAGE, type ReporterName } from './args.js';
 import { runConformance } from './run.js';
