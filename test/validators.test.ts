@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson, type JsonValue } from '../src/interface/json.js';
-import { compileValidator, extraProperties, validate, viewOf } from '../src/interface/validators.js';
+import { SCHEMA_NAMES } from '../src/interface/openapi.js';
+import { compileValidator, componentValidatorSource, extraProperties, validate, validateWith, viewOf } from '../src/interface/validators.js';
 
 function body(text: string): JsonValue {
   const result = parseJson(text);
@@ -106,5 +107,42 @@ describe('compileValidator', () => {
   it('uses the same strict instance', () => {
     expect(() => compileValidator({ type: 'object', frobnicate: true })).toThrow(/unknown keyword/);
     expect(compileValidator({ type: 'integer', format: 'int32' })(2 ** 31)).toHaveLength(1);
+  });
+});
+
+describe('generated validators (dist/schemas/validators.mjs)', () => {
+  it('are what validate() uses after a build', () => {
+    expect(componentValidatorSource, 'dist/schemas/validators.mjs missing or older than openapi.yaml: npm run build').toBe('generated');
+  });
+
+  it('give the same messages as the validators Ajv compiles', () => {
+    const ids = [
+      '0', '-1', '9007199254740993', '-9007199254740993', '9223372036854775807', '9223372036854775807.0',
+      '9223372036854775808', '-9223372036854775808', '-9223372036854775809', '18446744073709551616',
+      '1e400', '-1e400', '1.5', '"1"', 'null', 'true', '[]', '{}',
+    ];
+    const values: JsonValue[] = [
+      ...ids.map((id) => pet(id)),
+      ...ids.map((id) => body(`{"name":"a","categoryId":${id},"status":"sold"}`)),
+      ...ids.map((id) => body(`{"code":"x","message":"y","status":${id}}`)),
+      body(`[${ids.map((id) => `{"id":${id},"name":"a","categoryId":${id}}`).join(',')}]`),
+      pet('1', ',"status":"adopted"'),
+      pet('1', ',"status":null'),
+      body('{"name":5}'),
+      body('{"code":1,"status":"401"}'),
+      body('[{"id":1},5,"x",null]'),
+      'available',
+      'AVAILABLE',
+      9223372036854775808n,
+      -9223372036854775809n,
+      null,
+      [],
+      {},
+    ];
+    for (const name of SCHEMA_NAMES) {
+      for (const value of values) {
+        expect(validateWith('generated', name, value), `${name} ${String(value)}`).toEqual(validateWith('compiled', name, value));
+      }
+    }
   });
 });

@@ -16,13 +16,19 @@ export function yamlDocumentPath(name: DocumentName): string {
   return packagePath('schemas', `${name}.yaml`);
 }
 
+/**
+ * The path of a file the build derives from a document (dist/schemas/<file>), when it exists and is
+ * not older than the document; undefined when the document has to be used instead.
+ */
+export function currentBuildOutput(name: DocumentName, file: string): string | undefined {
+  const compiled = packagePath('dist', 'schemas', file);
+  return existsSync(compiled) && statSync(compiled).mtimeMs >= statSync(yamlDocumentPath(name)).mtimeMs ? compiled : undefined;
+}
+
 export function readYamlDocument(name: DocumentName): unknown {
-  const source = yamlDocumentPath(name);
-  const compiled = packagePath('dist', 'schemas', `${name}.json`);
-  if (existsSync(compiled) && statSync(compiled).mtimeMs >= statSync(source).mtimeMs) {
-    return JSON.parse(readFileSync(compiled, 'utf8')) as unknown;
-  }
-  return parseYaml(readFileSync(source, 'utf8'));
+  const compiled = currentBuildOutput(name, `${name}.json`);
+  if (compiled !== undefined) return JSON.parse(readFileSync(compiled, 'utf8')) as unknown;
+  return parseYaml(readFileSync(yamlDocumentPath(name), 'utf8'));
 }
 
 /** The YAML parser, loaded only when a document has to be parsed from YAML. */

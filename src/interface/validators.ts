@@ -1,33 +1,25 @@
 /**
- * The one Ajv instance (JSON Schema 2020-12, strict, all errors) and the validators of the
- * interface's component schemas. Bodies come from parseJson, where integers beyond 2^53 are
- * bigints; ajv does not know bigint, so it validates a "validation view" of the value (see viewOf).
+ * Validators of the interface's component schemas (validate('Pet', value) -> messages) and of our
+ * own artefacts' schemas (compileValidator). Bodies come from parseJson, where integers beyond 2^53
+ * are bigints; ajv does not know bigint, so it validates a "validation view" of the value (see viewOf).
+ *
+ * validate() uses the standalone validators the build generates (dist/schemas/validators.mjs) when
+ * they are not older than openapi.yaml: a run then never loads Ajv (schema-compiler.ts says why).
+ * Otherwise (tests from sources without a build, an edited document) it compiles them with Ajv at
+ * first use, with the same options and formats, so both give the same messages.
  */
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { pathToFileURL } from 'node:url';
+import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import { currentBuildOutput } from './documents.js';
+import { TWO_63 } from './formats.js';
 import { isInt64 } from './int64.js';
 import type { JsonValue } from './json.js';
-import { COMPONENT_SCHEMA_REF, componentSchema, componentSchemas, declaredProperties, type JsonSchema, type SchemaName } from './openapi.js';
+import { componentSchema, declaredProperties, SCHEMA_NAMES, type JsonSchema, type SchemaName } from './openapi.js';
+import { componentSchemaId, GENERATED_VALIDATORS_FILE, runtimeAjv } from './schema-compiler.js';
 
-// ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
-const addFormats = addFormatsModule.default;
-
-/** Base URI under which the document's components are registered, so `#/components/schemas/X` refs resolve. */
-const DOCUMENT_ID = 'https://petstore-conformance.invalid/schemas/openapi.yaml';
-
-const TWO_63 = 2 ** 63;
 const TWO_64 = 2 ** 64;
 /** The largest double that is still ≤ 2^63−1: 2^63−1 itself rounds up to 2^63, out of range. */
 const LARGEST_INT64_DOUBLE = TWO_63 - 1024;
-
-export const ajv = new Ajv2020({ strict: true, allErrors: true });
-addFormats(ajv);
-// ajv-formats accepts any integer as int64/int32 (a double cannot tell); our view makes the range checkable.
-ajv.addFormat('int64', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= -TWO_63 && x < TWO_63 });
-ajv.addFormat('int32', { type: 'number', validate: (x: number) => Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31 });
-// The document's components live under a keyword JSON Schema does not know; declaring it keeps strict mode on.
-ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
-ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: componentSchemas() } });
 
 /**
  * A bigint becomes a double on the same side of the int64 bounds: in range → the nearest in-range
@@ -77,26 +69,73 @@ function messages(errors: readonly ErrorObject[] | null | undefined): string[] {
   return [...new Set(relevant.map(describe))];
 }
 
-/** Compiles a schema with the shared instance; the result returns every error message, [] when valid. */
-export function compileValidator(schema: JsonSchema): (data: unknown) => string[] {
-  const check = ajv.compile(schema);
+/** A validation function as Ajv compiles or generates it: true when valid, else `errors` says why. */
+interface ValidateFunction {
+  (data: unknown): boolean;
+  errors?: readonly ErrorObject[] | null;
+}
+
+type Checker = (data: unknown) => string[];
+
+function checker(check: ValidateFunction): Checker {
   return (data) => (check(data) ? [] : messages(check.errors));
 }
 
-const componentValidators = new Map<SchemaName, (data: unknown) => string[]>();
+let sharedAjv: Ajv2020 | undefined;
 
-function componentValidator(name: SchemaName): (data: unknown) => string[] {
-  let v = componentValidators.get(name);
-  if (v === undefined) {
-    v = compileValidator({ $ref: `${DOCUMENT_ID}${COMPONENT_SCHEMA_REF}${name}` });
-    componentValidators.set(name, v);
+/** Compiles a schema with the shared instance (created at first use); the result returns every error message, [] when valid. */
+export function compileValidator(schema: JsonSchema): Checker {
+  sharedAjv ??= runtimeAjv();
+  return checker(sharedAjv.compile(schema));
+}
+
+/** The generated validators, when the build wrote them and openapi.yaml has not changed since. */
+async function generatedValidators(): Promise<ReadonlyMap<SchemaName, Checker> | undefined> {
+  const file = currentBuildOutput('openapi', GENERATED_VALIDATORS_FILE);
+  if (file === undefined) return undefined;
+  const module = (await import(pathToFileURL(file).href)) as Readonly<Record<string, unknown>>;
+  const checkers = new Map<SchemaName, Checker>();
+  for (const name of SCHEMA_NAMES) {
+    const check = module[name];
+    // A module from another build may lack a schema: compile them all rather than mix sources.
+    if (typeof check !== 'function') return undefined;
+    checkers.set(name, checker(check as ValidateFunction));
   }
-  return v;
+  return checkers;
+}
+
+// Loaded once at import (top-level await) because validate() is synchronous.
+const generated = await generatedValidators();
+
+export type ValidatorSource = 'generated' | 'compiled';
+
+/** What validate() uses: 'generated' after a build, 'compiled' (Ajv at first use) otherwise. */
+export const componentValidatorSource: ValidatorSource = generated === undefined ? 'compiled' : 'generated';
+
+const compiled = new Map<SchemaName, Checker>();
+
+function componentValidator(source: ValidatorSource, name: SchemaName): Checker {
+  if (source === 'generated') {
+    const check = generated?.get(name);
+    if (check === undefined) throw new Error('No current generated validators (dist/schemas/validators.mjs): run npm run build');
+    return check;
+  }
+  let check = compiled.get(name);
+  if (check === undefined) {
+    check = compileValidator({ $ref: componentSchemaId(name) });
+    compiled.set(name, check);
+  }
+  return check;
+}
+
+/** validate() with the validators of the given source; the tests compare the generated and the compiled ones. */
+export function validateWith(source: ValidatorSource, name: SchemaName, value: JsonValue): string[] {
+  return componentValidator(source, name)(viewOf(value));
 }
 
 /** Every way the value breaks the named component schema, e.g. "/0/id must be integer"; [] when valid. */
 export function validate(name: SchemaName, value: JsonValue): string[] {
-  return componentValidator(name)(viewOf(value));
+  return validateWith(componentValidatorSource, name, value);
 }
 
 /**
