@@ -75,7 +75,7 @@ for (let i = 0; i < FREE_RUNS; i++) {
 const total = (runs) => runs[0]?.report.requirements.length ?? 0;
 console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
 console.log(`Medians of ${EMBEDDED_RUNS} embedded runs and ${FREE_RUNS} Free-plan runs\n`);
-console.log(row(['run', 'wall s', 'peak MB', 'requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request']));
+console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request']));
 console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
 for (const [name, runs, memory] of [['embedded reference server', embedded, true], ['Free plan, 60 s window', free, false]]) {
   if (runs.length === 0) continue;
