@@ -23,6 +23,7 @@ import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
+import { limiter } from './support/limiter.js';
 
 /** Lower case (a header name is lower-cased), with characters that percent- and base64-encoding change. */
 const KEY = 'pc-secret-3f9a/7q+x=k2v8w-c41d';
@@ -47,18 +48,7 @@ function keyForms(key: string): string[] {
 }
 const LEAKS = keyForms(KEY);
 
-let active = 0;
-const waiting: Array<() => void> = [];
-async function limited<T>(job: () => Promise<T>): Promise<T> {
-  while (active >= CONCURRENT_RUNS) await new Promise<void>((resolve) => waiting.push(resolve));
-  active += 1;
-  try {
-    return await job();
-  } finally {
-    active -= 1;
-    waiting.shift()?.();
-  }
-}
+const limited = limiter(CONCURRENT_RUNS);
 
 interface HostileRun extends CliResult {
   report: Report | undefined;

@@ -56,15 +56,30 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
   };
 }
 
+/** Verdict, completeness and counts of a set of requirement results (a should-failure is a warning). */
+export function verdictOf(requirements: readonly RequirementResult[], runErrors: readonly string[]): Pick<Report, 'verdict' | 'complete' | 'summary'> {
+  const count = (s: RequirementStatus): number => requirements.filter((r) => r.status === s).length;
+  const mustFailed = requirements.some((r) => r.level === 'must' && r.status === 'fail');
+  const mustUndecided = requirements.some((r) => r.level === 'must' && r.status === 'inconclusive');
+  return {
+    verdict: mustFailed ? 'fail' : 'pass',
+    complete: !mustFailed && !mustUndecided && runErrors.length === 0,
+    summary: {
+      pass: count('pass'),
+      fail: count('fail'),
+      inconclusive: count('inconclusive'),
+      skipped: count('skipped'),
+      warnings: requirements.filter((r) => r.level === 'should' && r.status === 'fail').length,
+    },
+  };
+}
+
 export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], info: RunInfo): Report {
   const byRequirement = new Map<string, TestOutcome[]>();
   for (const o of outcomes) byRequirement.set(o.requirement, [...(byRequirement.get(o.requirement) ?? []), o]);
   const requirements = [...catalog.requirements]
     .sort((a, b) => compareSections(a.section, b.section))
     .map((r) => combine(r, byRequirement.get(r.id) ?? []));
-  const count = (s: RequirementStatus): number => requirements.filter((r) => r.status === s).length;
-  const mustFailed = requirements.some((r) => r.level === 'must' && r.status === 'fail');
-  const mustUndecided = requirements.some((r) => r.level === 'must' && r.status === 'inconclusive');
   const seen = new Set<string>();
   const observations = outcomes
     .flatMap((o) => o.observations)
@@ -82,6 +97,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   const unjudged = requirements
     .filter((r) => r.status === 'inconclusive' && (byRequirement.get(r.id) ?? []).some((o) => o.stoppedBy === 'PC_TRANSPORT' || o.stoppedBy === 'PC_HALTED'))
     .map((r) => r.id);
+  const runErrors = [...info.runErrors, ...outcomes.flatMap((o) => (o.internalError === undefined ? [] : [`${o.name}: ${o.internalError}`]))];
   return {
     schemaVersion: 1,
     tool: info.tool,
@@ -94,21 +110,13 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     requests,
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
-    verdict: mustFailed ? 'fail' : 'pass',
-    complete: !mustFailed && !mustUndecided && info.runErrors.length === 0,
-    summary: {
-      pass: count('pass'),
-      fail: count('fail'),
-      inconclusive: count('inconclusive'),
-      skipped: count('skipped'),
-      warnings: requirements.filter((r) => r.level === 'should' && r.status === 'fail').length,
-    },
+    ...verdictOf(requirements, runErrors),
     requirements,
     observations,
     notTested: [...catalog.notTested],
     createdPetIds: createdIds,
     ...(halt === undefined ? {} : { halted: { ...halt, unjudged } }),
-    runErrors: [...info.runErrors, ...outcomes.flatMap((o) => (o.internalError === undefined ? [] : [`${o.name}: ${o.internalError}`]))],
+    runErrors,
   };
 }
 

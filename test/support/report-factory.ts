@@ -4,6 +4,7 @@
  * (no clock, no randomness) so rendered output can be snapshot-tested.
  */
 import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../../src/report/types.js';
+import { verdictOf } from '../../src/report/build.js';
 
 const BASE = 'https://staging.petstore.example/v1';
 
@@ -32,24 +33,9 @@ export function requirement(overrides: Partial<RequirementResult> & Pick<Require
   };
 }
 
-/** Summary, verdict and completeness derived the way src/report/build.ts derives them. */
+/** Summary, verdict and completeness derived by src/report/build.ts itself. */
 export function finish(report: Omit<Report, 'summary' | 'verdict' | 'complete'>): Report {
-  const reqs = report.requirements;
-  const count = (s: RequirementResult['status']): number => reqs.filter((r) => r.status === s).length;
-  const mustFailed = reqs.some((r) => r.level === 'must' && r.status === 'fail');
-  const mustUndecided = reqs.some((r) => r.level === 'must' && r.status === 'inconclusive');
-  return {
-    ...report,
-    verdict: mustFailed ? 'fail' : 'pass',
-    complete: !mustFailed && !mustUndecided && report.runErrors.length === 0,
-    summary: {
-      pass: count('pass'),
-      fail: count('fail'),
-      inconclusive: count('inconclusive'),
-      skipped: count('skipped'),
-      warnings: reqs.filter((r) => r.level === 'should' && r.status === 'fail').length,
-    },
-  };
+  return { ...report, ...verdictOf(report.requirements, report.runErrors) };
 }
 
 function base(requirements: RequirementResult[]): Omit<Report, 'summary' | 'verdict' | 'complete'> {

@@ -11,6 +11,7 @@ import type { Variant } from '../../fixtures/variants/index.js';
 import type { Report } from '../../src/report/types.js';
 import { runCli, type CliResult } from './cli.js';
 import { reportSchemaErrors } from './report-schema.js';
+import { limiter } from './limiter.js';
 
 /** Short windows keep every burst to a fraction of a second. */
 const DEFAULT_WINDOW_SECONDS = 1;
@@ -29,22 +30,6 @@ export interface VariantRun {
   failing: string[];
   /** Requests the server received. */
   requests: number;
-}
-
-/** A counting semaphore: vitest's own concurrency limit is per worker and shared with other files. */
-function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
-    try {
-      return await task();
-    } finally {
-      active -= 1;
-      waiting.shift()?.();
-    }
-  };
 }
 
 const slot = limiter(MAX_PARALLEL_RUNS);
