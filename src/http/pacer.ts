@@ -55,8 +55,6 @@ export class Pacer {
   private consecutive429 = 0;
   /** X-RateLimit-Reset turned into Unix ms when it was observed. */
   private resetAtMs: number | undefined;
-  /** The window we already waited out, so a stale Remaining=0 does not make us wait twice. */
-  private waitedForResetAtMs: number | undefined;
   /** seq of the keyed response the window state comes from, and of the last 429. */
   private windowSeq = 0;
   private retryAfterSeq = 0;
@@ -99,7 +97,9 @@ export class Pacer {
 
   /**
    * How long a send must wait: a pending Retry-After holds every send, an exhausted window holds
-   * paced keyed sends. The window is counted as waited out as soon as a wait for it is asked.
+   * paced keyed sends. Every send asked for before the window ends is held, concurrent ones too:
+   * none of them has slept yet, so letting any through would spend a request the window lacks.
+   * Once the wait is over, now is past Reset and the stale Remaining=0 no longer holds anyone.
    */
   holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
     let until = 0;
@@ -111,7 +111,6 @@ export class Pacer {
     }
     if (send.paced && send.keyed && this.windowExhausted(now, inFlightKeyed) && this.resetAtMs !== undefined) {
       const windowEnd = this.resetAtMs + WAIT_MARGIN_MS;
-      this.waitedForResetAtMs = this.resetAtMs;
       if (windowEnd > until) {
         until = windowEnd;
         reason = 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset';
@@ -168,7 +167,7 @@ export class Pacer {
   private windowExhausted(now: number, inFlightKeyed: number): boolean {
     const { remaining } = this.limits;
     if (remaining === undefined || this.resetAtMs === undefined) return false;
-    if (this.resetAtMs <= now || this.waitedForResetAtMs === this.resetAtMs) return false;
+    if (this.resetAtMs <= now) return false;
     // A 429's Retry-After is the server's more specific instruction: once it has passed, the
     // Remaining=0 that came with the same 429 does not add a wait for the whole window.
     if (this.retryAfterSeq >= this.windowSeq && this.retryAfterSeq > 0) return false;
