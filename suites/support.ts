@@ -44,7 +44,3 @@ export function expectedPageLength(census: Census, limit: number, knownPets: num
   const available = census.wholeStore ? Math.max(census.pets.length, knownPets) : Number.POSITIVE_INFINITY;
   return Math.min(limit, available);
 }
-
-export function describeValue(v: JsonValue | undefined): string {
-  return show(v);
-}

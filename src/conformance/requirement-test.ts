@@ -64,7 +64,6 @@ export class RequirementRun {
   readonly session: Session;
   readonly #mark: number;
   readonly #cited: Exchange[] = [];
-  #sent = 0;
   /** Code of the client error that stopped this test, if one did: the exit code depends on it. */
   stoppedBy: string | undefined;
   /** The first exchange the test relied on whose body was cut at the client's cap. */
@@ -79,7 +78,6 @@ export class RequirementRun {
   /** Send through the shared client, tagged with this requirement. */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? this.id });
-    this.#sent += 1;
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
     this.#noteCapped(ex);
     return ex;
@@ -95,11 +93,6 @@ export class RequirementRun {
    */
   get capped(): Exchange | undefined {
     return this.#capped;
-  }
-
-  /** How many requests this test sent itself. */
-  get sent(): number {
-    return this.#sent;
   }
 
   record(findings: readonly Finding[]): void {
