@@ -6,14 +6,16 @@
 import { describe } from 'vitest';
 import { requirementTest } from '../src/conformance/requirement-test.js';
 import { checkRetryAfter } from '../src/checks/retry-after.js';
+import { rateLimitValue, type RateLimitHeader } from '../src/checks/rate-limit-headers.js';
 import type { Exchange } from '../src/http/exchange.js';
 
 /** The 429 the burst obtained, shared with RATE-006. */
 let throttled: Exchange | undefined;
 
-function header(ex: Exchange, name: string): number | undefined {
-  const raw = ex.response?.headers[name];
-  return raw !== undefined && /^[0-9]+$/.test(raw) ? Number(raw) : undefined;
+/** A rate-limit header read the way RATE-001 reads it, as a number for counting. */
+function header(ex: Exchange, name: RateLimitHeader): number | undefined {
+  const value = rateLimitValue(ex, name);
+  return value === undefined ? undefined : Number(value);
 }
 
 describe('8 limits', () => {
