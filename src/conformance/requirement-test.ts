@@ -4,8 +4,9 @@
  *
  * Verdicts: a violation recorded for the requirement fails the test, whatever else happened. A
  * test that cannot tell calls t.inconclusive(reason) (or is stopped by the client: budget spent,
- * run halted, target not answering) and is reported inconclusive, never pass. t.notApplicable()
- * and deselection by --only are reported skipped.
+ * run halted, target not answering) and is reported inconclusive, never pass. t.notExercised()
+ * (a choice: no --plan, --read-only, an opt-in not given) and deselection by --only are reported
+ * as not exercised, which never blocks the word "conforms".
  */
 import { test } from 'vitest';
 import type { TestContext } from 'vitest';
@@ -120,7 +121,8 @@ export class RequirementRun {
     throw new Stop('inconclusive', reason);
   }
 
-  notApplicable(reason: string): never {
+  /** Not exercised by the user's choice (no --plan, --read-only, an opt-in flag not given): say which choice. */
+  notExercised(reason: string): never {
     throw new Stop('skipped', reason);
   }
 
