@@ -32,7 +32,7 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   crossCuttingTest('RATE-004', keyed, async (t) => {
     if (t.session.config.plan === undefined) {
       const limit = t.session.client.rateLimit.limit;
-      t.notExercised(`no --plan given, so the advertised X-RateLimit-Limit (${limit ?? 'none'}) is only recorded`);
+      t.notExercised(`no --plan given, so the advertised X-RateLimit-Limit (${limit ?? 'none'}) is only recorded; name the key's plan with --plan to check it`);
     }
   });
 });

@@ -97,6 +97,7 @@ function expectHalted(run: HostileRun, reason: NonNullable<Report['halted']>['re
   expect(list.status).toBe('inconclusive');
   expect(list.reason).toBeTruthy();
   expect(run.report?.complete).toBe(false);
+  expect(run.report?.verdict).toBe('not-verified');
 }
 
 const servers: Array<{ close(): Promise<void> }> = [];
@@ -285,7 +286,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
 });
 
 describe.concurrent('data: writes are marked and listed, --read-only writes nothing', () => {
-  it('--read-only sends no POST; write-dependent requirements are inconclusive with the reason', async () => {
+  it('--read-only sends no POST; write-dependent requirements are not exercised, with the reason', async () => {
     const methods: string[] = [];
     const server = await serve(
       startReferenceServer({
@@ -306,7 +307,7 @@ describe.concurrent('data: writes are marked and listed, --read-only writes noth
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     expect(server.store.pets.length).toBe(before);
     for (const id of ['CREATE-001', 'CREATE-003']) {
-      expect(requirement(run, id).status).toBe('inconclusive');
+      expect(requirement(run, id).status).toBe('not-exercised');
       expect(requirement(run, id).reason).toMatch(/--read-only/);
     }
     expect(run.report?.createdPetIds).toEqual([]);

@@ -72,12 +72,12 @@ describe('report.html in headless Chromium', () => {
     expect(requests).toEqual([url]);
     expect(failed).toEqual([]);
     expect(consoleErrors).toEqual([]);
-    for (const key of ['pass', 'fail', 'inconclusive', 'skipped'] as const) {
+    for (const key of ['pass', 'fail', 'inconclusive', 'notExercised'] as const) {
       await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
     }
     const badges = await page.locator('article.req').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-status')));
     expect(badges).toHaveLength(report.requirements.length);
-    await expect(page.title()).resolves.toContain('FAIL');
+    await expect(page.title()).resolves.toContain('DOES NOT CONFORM');
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
@@ -94,7 +94,7 @@ describe('report.html in headless Chromium', () => {
     await expect(page.locator('script, img, iframe, object, embed').count()).resolves.toBe(0);
     // The hostile text is there, as text.
     await expect(page.locator('body').textContent()).resolves.toContain('</script><img src=x onerror="alert(1)">');
-    for (const key of ['pass', 'fail', 'inconclusive', 'skipped'] as const) {
+    for (const key of ['pass', 'fail', 'inconclusive', 'notExercised'] as const) {
       await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
     }
     await page.screenshot({ path: resolve(SCREENSHOT, '../report-hostile.png'), fullPage: true });

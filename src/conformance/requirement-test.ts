@@ -39,7 +39,7 @@ function display(value: unknown): string {
 
 class Stop extends Error {
   constructor(
-    readonly verdict: 'inconclusive' | 'skipped',
+    readonly verdict: 'inconclusive' | 'not-exercised',
     readonly reason: string,
   ) {
     super(reason);
@@ -123,7 +123,7 @@ export class RequirementRun {
 
   /** Not exercised by the user's choice (no --plan, --read-only, an opt-in flag not given): say which choice. */
   notExercised(reason: string): never {
-    throw new Stop('skipped', reason);
+    throw new Stop('not-exercised', reason);
   }
 
   /** Findings about this requirement made since the test began. */
@@ -241,7 +241,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     const session = getSession();
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
-      meta.verdict = 'skipped';
+      meta.verdict = 'not-exercised';
       meta.reason = DESELECTED;
       ctx.skip(meta.reason);
     }

@@ -3,7 +3,13 @@
  * HTML, EARL) is rendered from this structure, so a saved report can be re-rendered later.
  * Its JSON Schema is schemas/report.schema.json; our tests validate our own output against it.
  */
-export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
+/**
+ * 'inconclusive': tried and could not tell. 'not-exercised': left out by the user's choice (--only,
+ * --read-only, no --plan, an opt-in flag not given); it never blocks the word "conforms".
+ */
+export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'not-exercised';
+/** 'does-not-conform': a must-requirement failed; 'not-verified': none did, but something meant to run could not be told, or the run broke. */
+export type Verdict = 'conforms' | 'does-not-conform' | 'not-verified';
 export type Level = 'must' | 'should';
 
 export interface ExchangeEvidence {
@@ -38,7 +44,7 @@ export interface RequirementResult {
   title: string;
   level: Level;
   status: RequirementStatus;
-  /** Why a requirement is inconclusive or skipped. */
+  /** Why a requirement is inconclusive or not exercised. */
   reason?: string;
   statement: string;
   interpretation?: string;
@@ -55,7 +61,7 @@ export interface Observation {
 }
 
 export interface Report {
-  schemaVersion: 1;
+  schemaVersion: 2;
   tool: { name: string; version: string };
   spec: { title: string; version: string };
   target: { baseUrl: string; embedded: boolean; keyFingerprint?: string; plan?: string };
@@ -68,10 +74,14 @@ export interface Report {
   /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
   rateLimitWaitMs: number;
   options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };
-  verdict: 'pass' | 'fail';
-  /** True only when every must-requirement passed: nothing failed and nothing was left undecided. */
+  verdict: Verdict;
+  /** The one-line verdict every format shows (src/report/verdict-line.ts). */
+  verdictLine: string;
+  /** True when every requirement meant to run got pass or fail (none inconclusive). */
   complete: boolean;
-  summary: { pass: number; fail: number; inconclusive: number; skipped: number; warnings: number };
+  summary: { pass: number; fail: number; inconclusive: number; notExercised: number; warnings: number };
+  /** Requirements left out by the user's choice, and which choice. */
+  notExercised: Array<{ id: string; reason: string }>;
   requirements: RequirementResult[];
   observations: Observation[];
   notTested: Array<{ section: string; statement: string; reason: string }>;
