@@ -30,6 +30,7 @@ describe('CLI usage errors answer with one line and exit code 2', () => {
   it('rejects an unknown plan, reporter, requirement and a bad integer', async () => {
     expectOneLineUsageError(await runCli(['--plan', 'gold']), /--plan must be one of/);
     expectOneLineUsageError(await runCli(['--reporter', 'pdf']), /unknown reporter "pdf"/);
+    expectOneLineUsageError(await runCli(['--reporter', 'junit,,html']), /--reporter has an empty item in "junit,,html"/);
     expectOneLineUsageError(await runCli(['--only', 'NOPE-999']), /NOPE-999/);
     expectOneLineUsageError(await runCli(['--max-requests', 'lots']), /--max-requests must be an integer/);
   });

@@ -92,6 +92,17 @@ function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/** Reporter names in any case ("JSON" is json); an empty item ("junit,,html") is a typo, not a choice. */
+function reporterList(raw: string): ReporterName[] {
+  const names = raw.split(',').map((s) => s.trim().toLowerCase());
+  if (names.some((n) => n === '')) throw new UsageError(`--reporter has an empty item in "${raw}"; choose from ${REPORTERS.join(', ')}, separated by commas`);
+  return names.map((name) => {
+    const known = REPORTERS.find((r) => r === name);
+    if (known === undefined) throw new UsageError(`unknown reporter "${name}"; choose from ${REPORTERS.join(', ')}`);
+    return known;
+  });
+}
+
 export function validateBaseUrl(raw: string): string {
   let url: URL;
   try {
@@ -151,10 +162,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'];
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
-  const reporters = list(v.reporter ?? 'json,junit,markdown,html');
-  for (const name of reporters) {
-    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`unknown reporter "${name}"; choose from ${REPORTERS.join(', ')}`);
-  }
+  const reporters = reporterList(v.reporter ?? 'json,junit,markdown,html');
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
   const plan = v.plan;
@@ -163,7 +171,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   if (subcommand === 'report' && reportFile !== undefined) {
-    return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters: reporters as ReporterName[] };
+    return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
   }
   if (baseUrl !== undefined && (apiKey === undefined || apiKey === '')) {
     throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
@@ -172,7 +180,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
     reportDir: v['report-dir'] ?? 'conformance-report',
-    reporters: reporters as ReporterName[],
+    reporters,
     seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly: v['read-only'] === true,
     maxRequests: integer('max-requests', v['max-requests'], 400, 1),

@@ -16,10 +16,12 @@ import { violation, observation, type Finding } from '../checks/finding.js';
 import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
+import { display } from './display.js';
 import type { Evidence, Observation } from '../report/types.js';
 import { getSession, type Session } from '../session/session.js';
 import { deriveSeed } from './seed.js';
 import { DESELECTED } from './reasons.js';
+import { groupFindings, groupLine } from './group-findings.js';
 import './meta.js';
 
 /** Long enough for one full rate-limit window wait plus the requests around it. */
@@ -30,12 +32,6 @@ const MAX_OBSERVATIONS = 12;
 const PASS_CITATIONS = 3;
 /** Extra requests shrinking may spend once a property has failed. */
 const SHRINK_REQUESTS = 12;
-
-/** fast-check's rendering of a value, without the null prototypes its records carry. */
-function display(value: unknown): string {
-  const plain = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : value;
-  return fc.stringify(plain);
-}
 
 class Stop extends Error {
   constructor(
@@ -205,12 +201,13 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
   const exchanges = run.session.client.exchanges;
   const exchangeAt = (seq: number | undefined): Exchange | undefined => (seq === undefined ? undefined : exchanges[seq - 1]);
   const violations = findings.filter((f) => f.kind === 'violation');
-  const evidence: Evidence[] = violations.slice(0, MAX_EVIDENCE).map((f) => {
-    const ex = exchangeAt(f.exchange);
-    return { kind: 'violation', message: f.message, ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
+  const groups = groupFindings(violations);
+  const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).map((g) => {
+    const ex = exchangeAt(g.first.exchange);
+    return { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
   });
-  if (violations.length > MAX_EVIDENCE) {
-    evidence.push({ kind: 'note', message: `and ${violations.length - MAX_EVIDENCE} more violations` });
+  if (groups.length > MAX_EVIDENCE) {
+    evidence.push({ kind: 'note', message: `and ${groups.length - MAX_EVIDENCE} more distinct violations` });
   }
   if (violations.length === 0) {
     for (const ex of run.cited) evidence.push({ kind: 'exchange', message: `${ex.request.method} ${ex.request.target}`, exchange: exchangeEvidence(ex) });
@@ -228,8 +225,9 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
 }
 
 function summarise(violations: readonly Finding[]): string {
-  const lines = violations.slice(0, 5).map((f) => `- ${f.message}${f.exchange === undefined ? '' : ` (exchange #${f.exchange})`}`);
-  if (violations.length > 5) lines.push(`- and ${violations.length - 5} more`);
+  const groups = groupFindings(violations);
+  const lines = groups.slice(0, 5).map((g) => `- ${groupLine(g)}${g.first.exchange === undefined ? '' : ` (exchange #${g.first.exchange})`}`);
+  if (groups.length > 5) lines.push(`- and ${groups.length - 5} more`);
   return lines.join('\n');
 }
 
