@@ -37,6 +37,12 @@ describe('sample reports', () => {
     expect(await loadReport(resolve(import.meta.dirname, 'fixtures-report/mixed.report.json'))).toEqual(mixedReport());
   });
 
+  it('a report of schema version 1 is refused with a line saying to run again', async () => {
+    const file = join(tmp, 'v1.report.json');
+    writeFileSync(file, JSON.stringify({ ...mixedReport(), schemaVersion: 1, verdict: 'fail' }));
+    await expect(loadReport(file)).rejects.toThrow(/schema version 1 .* run again to get version 2/);
+  });
+
   it('every format is wired in and renders every sample', () => {
     for (const { report } of samples) {
       for (const renderer of Object.values(RENDERERS)) expect(renderer.render(report).length).toBeGreaterThan(100);

@@ -60,6 +60,11 @@ describe('verdictOf', () => {
     expect(halted.verdictLine).toBe('NOT VERIFIED: the run was halted (deadline); 1 of 1 requirement pass');
   });
 
+  it('counts long lists of inconclusive requirements without naming them', () => {
+    const many = ['1', '2', '3', '4', '5', '6', '7'].map((n) => req(`LIST-00${n}`, 'inconclusive', { reason: 'halted' }));
+    expect(verdictOf(many, ['halted']).verdictLine).toBe('NOT VERIFIED: 7 requirements inconclusive; the run reported 1 error; 0 of 7 requirements pass');
+  });
+
   it('names requirements left out by one choice together, and counts long lists', () => {
     const deselected = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((x) => req(`LIST-00${x.charCodeAt(0) - 64}`, 'not-exercised', { reason: 'deselected by --only' }));
     expect(verdictOf([req('RATE-001', 'pass'), ...deselected.slice(0, 2)], []).verdictLine).toBe('CONFORMS: 1 of 3 requirements pass; not exercised: LIST-001, LIST-002 (deselected by --only)');

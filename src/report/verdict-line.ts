@@ -55,7 +55,8 @@ function failedPart(requirements: Facts['requirements']): string {
 
 function inconclusivePart(requirements: Facts['requirements']): string | undefined {
   const list = requirements.filter((r) => r.status === 'inconclusive').map((r) => r.id);
-  return list.length === 0 ? undefined : `${plural(list.length, 'requirement')} inconclusive (${ids(list)})`;
+  if (list.length === 0) return undefined;
+  return `${plural(list.length, 'requirement')} inconclusive${list.length <= MAX_IDS ? ` (${ids(list)})` : ''}`;
 }
 
 function brokenPart(facts: Facts): string | undefined {
