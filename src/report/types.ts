@@ -3,13 +3,27 @@
  * HTML, EARL) is rendered from this structure, so a saved report can be re-rendered later.
  * Its JSON Schema is schemas/report.schema.json; our tests validate our own output against it.
  */
+import type { AuthMode, AuthTemplate } from '../http/exchange.js';
+
 export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 export type Level = 'must' | 'should';
 
 export interface ExchangeEvidence {
   seq: number;
   purpose: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** Path and query relative to the base URL, as sent: what `replay` re-sends. */
+    target?: string;
+    auth?: AuthMode;
+    /** Where the run's key stood in the Authorization value (the key itself is never recorded). */
+    authTemplate?: AuthTemplate;
+    /** Set when `body` is an excerpt, so the request cannot be re-sent from it. */
+    bodyTruncated?: true;
+  };
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
   error?: { code: string; message: string };
   elapsedMs: number;
