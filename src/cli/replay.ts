@@ -6,8 +6,9 @@
  * checks (src/replay/). It says fixed only when both agree, still failing when either shows the
  * violation again, could not tell otherwise; the details go to the terminal and replay.json.
  *
- * The re-run goes first: it rebuilds the state the re-sent requests may need (pets created with
- * the same seed), as the original run had when it sent them.
+ * The re-run also runs the tests that sent the failing exchanges (a cross-cutting requirement's
+ * own test sends nothing), and goes first: it rebuilds the state the re-sent requests may need
+ * (pets created with the same seed), as the original run had when it sent them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ import { writeReports } from '../report/write.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import type { Report } from '../report/types.js';
 import { createClient } from '../http/client.js';
-import { resendFailures } from '../replay/resend.js';
+import { rerunSelection, resendFailures } from '../replay/resend.js';
 import { replayExitCode, replayVerdict } from '../replay/verdict.js';
 import type { PlanName } from '../run-config.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
@@ -79,7 +80,7 @@ export async function replay(command: ReplayOptions): Promise<number> {
         apiKey: target.apiKey,
         ...(target.plan === undefined ? {} : { plan: target.plan }),
         seed: saved.seed,
-        only: failing.map((r) => r.id),
+        only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
       },
       {},
       replayPaths,

@@ -34,16 +34,16 @@ function authModeOf(ev: ExchangeEvidence): AuthMode | undefined {
   return header === `Bearer ${REDACTED}` ? 'key' : undefined;
 }
 
-function authOf(ev: ExchangeEvidence, mode: AuthMode, apiKey: string): SendRequest['auth'] | string {
+function authOf(ev: ExchangeEvidence, mode: AuthMode, apiKey: string): { auth: NonNullable<SendRequest['auth']> } | { refused: string } {
   const recorded = ev.request.headers['authorization'];
   const template = ev.request.authTemplate;
-  if (mode === 'none') return recorded === undefined ? 'none' : 'the exchange is recorded without credentials but carries an Authorization header';
-  if (template !== undefined && (mode === 'key' || mode === 'malformed')) return { mode, header: authHeaderFrom(template, apiKey) };
-  if (mode === 'key') return 'key';
-  if (recorded === undefined) return { mode, header: undefined };
-  if (recorded.includes(REDACTED)) return `its Authorization header held the key in a form the report does not record`;
+  if (mode === 'none') return recorded === undefined ? { auth: 'none' } : { refused: 'it is recorded without credentials but carries an Authorization header' };
+  if (template !== undefined && (mode === 'key' || mode === 'malformed')) return { auth: { mode, header: authHeaderFrom(template, apiKey) } };
+  if (mode === 'key') return { auth: 'key' };
+  if (recorded === undefined) return { auth: { mode, header: undefined } };
+  if (recorded.includes(REDACTED)) return { refused: 'its Authorization header held the key in a form the report does not record' };
   // A wrong key or a malformed header without the run's key: sent again exactly as recorded.
-  return { mode, header: recorded };
+  return { auth: { mode, header: recorded } };
 }
 
 export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string; apiKey: string; purpose: string }): Rebuilt {
@@ -59,8 +59,8 @@ export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string;
   if (body?.includes(REDACTED) === true) return refuse('its body held the API key');
   const mode = authModeOf(ev);
   if (mode === undefined) return refuse('the report does not say which credential it carried');
-  const auth = authOf(ev, mode, context.apiKey);
-  if (typeof auth === 'string') return refuse(auth);
+  const credential = authOf(ev, mode, context.apiKey);
+  if ('refused' in credential) return refuse(credential.refused);
   const extra = Object.entries(headers).filter(([name]) => name !== 'authorization');
   if (extra.some(([, value]) => value.includes(REDACTED))) return refuse('a header held the API key');
   return {
@@ -71,7 +71,7 @@ export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string;
       path: target,
       headers: Object.fromEntries(extra),
       ...(body === undefined ? {} : { body }),
-      auth,
+      auth: credential.auth,
       purpose: context.purpose,
     },
   };

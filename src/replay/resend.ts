@@ -113,3 +113,19 @@ export async function resendFailures(failing: readonly RequirementResult[], ctx:
   }
   return { judgements, leftOut, exchanges };
 }
+
+/**
+ * The requirements to re-run: the failing ones, and the tests that sent the exchanges behind
+ * their violations (an exchange's purpose names its sender). A cross-cutting requirement's test
+ * sends nothing of its own; without its senders, its re-run would judge no response at all.
+ */
+export function rerunSelection(failing: readonly RequirementResult[], known: ReadonlySet<string>): string[] {
+  const ids = new Set(failing.map((r) => r.id));
+  for (const r of failing) {
+    for (const e of r.evidence) {
+      if (e.kind !== 'violation' || e.exchange === undefined) continue;
+      for (const sender of e.exchange.purpose.match(/\b[A-Z]+-[0-9]{3}\b/g) ?? []) if (known.has(sender)) ids.add(sender);
+    }
+  }
+  return [...ids];
+}
