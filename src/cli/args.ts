@@ -42,7 +42,7 @@ export interface RenderOptions {
   reporters: ReporterName[];
 }
 
-/** Re-run the failing requirements of a saved report (same seed, shrunk inputs) and say fixed or still failing. */
+/** Re-send the failing exchanges of a saved report, re-run its failing tests, and say fixed, still failing or could not tell. */
 export interface ReplayOptions extends Omit<RunOptions, 'command'> {
   command: 'replay';
   reportFile: string;
@@ -75,8 +75,9 @@ export const USAGE = `Usage: petstore-conformance [options]
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
 Without --base-url it runs against the embedded reference server.
-'report' renders a saved report.json again; 'replay' re-sends the failing cases of a saved
-report (same seed, shrunk inputs) and says, per requirement, fixed or still failing.
+'report' renders a saved report.json again; 'replay' re-sends the exchanges behind each failure
+of a saved report and re-runs its tests (same seed, shrunk inputs), and says, per requirement,
+fixed, still failing or could not tell (exit 1 while a must still fails, 2 when one could not be told).
 'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
 'diff' lists what regressed (pass -> fail), was lost (pass -> inconclusive), was fixed, changed
 level or evidence, and which targets, tool or spec versions differ; exit 1 on a must regression.
