@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
 import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
@@ -189,6 +190,16 @@ describe('replay re-sends the exchanges behind each failure', () => {
     const resent = (JSON.parse(again.replayJson) as { exchanges: Array<{ request: { method: string; target: string; body?: string; auth: string } }> }).exchanges;
     expect(resent.map((e) => [e.request.method, e.request.target, e.request.body, e.request.auth])).toEqual([['POST', '/pets', cited?.request.body, 'key']]);
     expect(again.replayJson + again.result.stdout).not.toContain(KEY);
+  });
+
+  it('a failure seen on many responses (MEDIA-001) re-sends at most 5 distinct ones and names the pets its POSTs created', async () => {
+    const { again } = await stillFailingThenFixed('json-labelled-text-plain', 'MEDIA-001', /MEDIA-001\s+still failing/, /MEDIA-001\s+fixed/);
+    const record = JSON.parse(again.replayJson) as { createdPetIds: string[]; exchanges: Array<{ request: { method: string } }> };
+    expect(record.exchanges.length).toBeLessThanOrEqual(MAX_PER_REQUIREMENT);
+    const posts = record.exchanges.filter((e) => e.request.method === 'POST').length;
+    expect(posts).toBeGreaterThan(0);
+    expect(record.createdPetIds).toHaveLength(posts);
+    expect(again.result.stdout).toContain(`they created pet(s) ${record.createdPetIds.join(', ')}`);
   });
 
   it('a 500 for one invalid body class only (CREATE-003): still failing on the mutant, fixed on the reference', async () => {

@@ -18,6 +18,7 @@ import { writeReports } from '../report/write.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import type { Report } from '../report/types.js';
 import { createClient } from '../http/client.js';
+import { idKey, petsOf } from '../checks/pet-shape.js';
 import { rerunSelection, resendFailures } from '../replay/resend.js';
 import { replayExitCode, replayVerdict } from '../replay/verdict.js';
 import type { PlanName } from '../run-config.js';
@@ -106,10 +107,16 @@ export async function replay(command: ReplayOptions): Promise<number> {
     replayVerdict(before, resent.judgements.get(before.id), report.requirements.find((r) => r.id === before.id), resent.leftOut.get(before.id)),
   );
   const paths = await writeReports(report, command.reportDir, command.reporters);
+  // A re-sent createPet that succeeds adds a pet, as the run's did: say which, so it can be cleaned up.
+  const createdPetIds = resent.exchanges
+    .filter((ex) => ex.request.method === 'POST' && ex.response?.status === 201)
+    .flatMap((ex) => petsOf(ex).map((pet) => idKey(pet['id']) ?? '(no integer id)'));
   const replayFile = join(resolve(command.reportDir), 'replay.json');
-  await writeFile(replayFile, `${JSON.stringify({ report: command.reportFile, results, exchanges: resent.exchanges.map(exchangeEvidence) }, null, 2)}\n`, 'utf8');
+  const record = { report: command.reportFile, results, createdPetIds, exchanges: resent.exchanges.map(exchangeEvidence) };
+  await writeFile(replayFile, `${JSON.stringify(record, null, 2)}\n`, 'utf8');
   process.stdout.write(renderSummary(report, [...paths, replayFile], styleFor(process.stdout, process.env)));
-  process.stdout.write(`replay (${resent.exchanges.length} exchange(s) re-sent):\n`);
+  const created = createdPetIds.length === 0 ? '' : `; they created pet(s) ${createdPetIds.join(', ')}`;
+  process.stdout.write(`replay (${resent.exchanges.length} exchange(s) re-sent${created}):\n`);
   for (const r of results) {
     process.stdout.write(`  ${r.id.padEnd(11)} ${r.verdict}\n`);
     for (const line of r.details) process.stdout.write(`      ${line}\n`);
