@@ -34,7 +34,7 @@ describe('diffReports', () => {
     expect(hasRegression(diff)).toBe(true);
     expect(diffExitCode(diff)).toBe(1);
     expect(renderDiffText(diff)).toMatch(/^REGRESSION: 1 must-requirement\(s\) went from pass to fail/);
-    expect(renderDiffText(diff)).toMatch(/Regressed \(pass → fail\):\n {2}requirement +level +status +title\n {2}LIST-003 +must +pass → fail +limit between 1 and 100 is honoured/);
+    expect(renderDiffText(diff)).toMatch(/Regressed \(pass → fail\):\n {2}requirement +level +status +title +now\n {2}LIST-003 +must +pass → fail +limit between 1 and 100 is honoured +limit=7 returned 1 pet\n/);
   });
 
   it('shows a should-requirement going pass → fail as a warning that does not fail the gate', () => {
@@ -51,7 +51,7 @@ describe('diffReports', () => {
     const now = withRequirement(passingReport(), 'LIST-001', { status: 'inconclusive', reason: 'budget exhausted' });
     const diff = diffReports(old, now);
     expect(diff.fixed.map((c) => [c.id, c.before, c.after])).toEqual([['PET-001', 'fail', 'pass']]);
-    expect(diff.lost.map((c) => [c.id, c.before, c.after])).toEqual([['LIST-001', 'pass', 'inconclusive']]);
+    expect(diff.lost.map((c) => [c.id, c.before, c.after, c.detail])).toEqual([['LIST-001', 'pass', 'inconclusive', 'budget exhausted']]);
     expect(diff.regressed).toEqual([]);
     expect(diffExitCode(diff)).toBe(0);
   });
@@ -98,8 +98,8 @@ describe('diffReports', () => {
     const diff = diffReports(old, withRequirement(old, 'LIST-003', { ...failWith('a|b'), title: 'pipes | in | title' }));
     const md = renderDiffMarkdown(diff);
     expect(md).toContain('### Regressed (pass → fail)');
-    expect(md).toContain('| requirement | level | status | title |');
-    expect(md).toContain('| LIST-003 | must | pass → fail | pipes \\| in \\| title |');
+    expect(md).toContain('| requirement | level | status | title | now |');
+    expect(md).toContain('| LIST-003 | must | pass → fail | pipes \\| in \\| title | a\\|b |');
   });
 });
 

@@ -17,6 +17,8 @@ export interface StatusChange {
   /** undefined: the requirement is absent from that report. */
   before: string | undefined;
   after: string | undefined;
+  /** Why the new status: its first violation when failing, else its reason; '' when none. */
+  detail: string;
 }
 
 export interface EvidenceChange {
@@ -73,7 +75,8 @@ export function diffReports(before: Report, after: Report): ReportDiff {
     const a = old.get(id);
     const b = now.get(id);
     const known = (b ?? a) as RequirementResult;
-    const change: StatusChange = { id, title: known.title, section: known.section, level: known.level, before: a?.status, after: b?.status };
+    const detail = b === undefined ? '' : (violationMessages(b)[0] ?? b.reason ?? '');
+    const change: StatusChange = { id, title: known.title, section: known.section, level: known.level, before: a?.status, after: b?.status, detail };
     if (a !== undefined && b !== undefined && a.level !== b.level) diff.levelChanged.push({ id, before: a.level, after: b.level });
     if (change.before === change.after) {
       if (a !== undefined && b !== undefined && b.status === 'fail') {

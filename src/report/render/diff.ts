@@ -16,11 +16,11 @@ interface Group {
 const word = (status: string | undefined): string => (status === undefined ? '(absent)' : status);
 
 function statusRows(changes: readonly StatusChange[]): string[][] {
-  return changes.map((c) => [c.id, c.level === 'should' ? 'should (warning)' : c.level, `${word(c.before)} → ${word(c.after)}`, c.title]);
+  return changes.map((c) => [c.id, c.level === 'should' ? 'should (warning)' : c.level, `${word(c.before)} → ${word(c.after)}`, c.title, c.detail]);
 }
 
 function groups(diff: ReportDiff): Group[] {
-  const status = ['requirement', 'level', 'status', 'title'];
+  const status = ['requirement', 'level', 'status', 'title', 'now'];
   const all: Group[] = [
     { heading: 'Regressed (pass → fail)', columns: status, rows: statusRows(diff.regressed) },
     { heading: 'Lost (pass → inconclusive)', columns: status, rows: statusRows(diff.lost) },
@@ -63,7 +63,7 @@ export function renderDiffText(diff: ReportDiff): string {
     // The last column is left ragged: padding it would only add trailing spaces.
     const widths = g.columns.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     lines.push('', `${g.heading}:`);
-    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')}`);
+    for (const r of rows) lines.push(`  ${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd());
   }
   return `${lines.join('\n')}\n`;
 }
