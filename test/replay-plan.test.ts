@@ -9,7 +9,10 @@ import { EVIDENCE_BODY_CHARS } from '../src/report/evidence.js';
 import type { ExchangeEvidence, RequirementResult } from '../src/report/types.js';
 import { rebuildRequest } from '../src/replay/request.js';
 import { judgeReplayed } from '../src/replay/judge.js';
-import { MAX_PER_REQUIREMENT, planResends, rerunSelection } from '../src/replay/resend.js';
+import { MAX_PER_REQUIREMENT, planResends, rerunSelection, resendFailures } from '../src/replay/resend.js';
+import type { SendRequest } from '../src/http/client.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { BudgetExhaustedError, TransportError } from '../src/http/errors.js';
 import { replayExitCode, replayVerdict } from '../src/replay/verdict.js';
 import { makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { requirement } from './support/report-factory.js';
@@ -142,6 +145,74 @@ describe('planResends and rerunSelection', () => {
     ]);
     expect([...leftOut]).toEqual([['LIST-004', 2]]);
     expect(rerunSelection(failing, new Set(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']))).toEqual(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']);
+  });
+});
+
+describe('resendFailures', () => {
+  const violationOn = (ev: ExchangeEvidence): RequirementResult['evidence'][number] => ({ kind: 'violation', message: 'm', exchange: ev });
+  const post = exchangeEvidence(makeExchange({ seq: 3, method: 'POST', status: 500, purpose: 'CREATE-003' }));
+  const get = exchangeEvidence(makeExchange({ seq: 5, target: '/pets/abc', status: 500, purpose: 'GET-003' }));
+  const failing = [
+    requirement({ id: 'CREATE-003', section: '4.2', status: 'fail', evidence: [violationOn(post)] }),
+    requirement({ id: 'GET-003', section: '4.3', status: 'fail', evidence: [violationOn(get)] }),
+  ];
+
+  /** A client that answers each send with the next scripted outcome, and remembers what it was asked. */
+  function fakeClient(answers: Array<(req: SendRequest, seq: number) => Exchange>): { send(req: SendRequest): Promise<Exchange>; sent: SendRequest[] } {
+    const sent: SendRequest[] = [];
+    return {
+      sent,
+      send: async (req) => {
+        sent.push(req);
+        const answer = answers[sent.length - 1];
+        if (answer === undefined) throw new Error('unexpected send');
+        return answer(req, 100 + sent.length);
+      },
+    };
+  }
+  const answer = (status: number) => (req: SendRequest, seq: number): Exchange => makeExchange({ seq, method: req.method, target: req.path, status });
+  const ctx = { reportBaseUrl: BASE, apiKey: KEY, readOnly: false };
+
+  it('re-sends in the run\'s order and judges each answer', async () => {
+    const client = fakeClient([answer(400), answer(500)]);
+    const result = await resendFailures(failing, { ...ctx, client });
+    expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /pets', 'GET /pets/abc']);
+    expect(result.judgements.get('CREATE-003')?.map((j) => j.outcome)).toEqual(['conforms']);
+    expect(result.judgements.get('GET-003')?.map((j) => j.outcome)).toEqual(['violates']);
+    expect(result.exchanges.map((e) => e.seq)).toEqual([101, 102]);
+  });
+
+  it('sends no POST with --read-only, and judges a transport failure from its recorded exchange', async () => {
+    const client = fakeClient([
+      (req, seq) => {
+        throw new TransportError('timeout', makeExchange({ seq, target: req.path, noResponse: true }), 'timed out');
+      },
+    ]);
+    const result = await resendFailures(failing, { ...ctx, readOnly: true, client });
+    expect(client.sent.map((r) => r.method)).toEqual(['GET']);
+    expect(result.judgements.get('CREATE-003')).toEqual([{ outcome: 'unknown', message: 'exchange #3 (POST) was not re-sent: writes are disabled (--read-only)' }]);
+    expect(result.judgements.get('GET-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /no response \(ETIMEDOUT\)/ });
+  });
+
+  it('stops at an exhausted budget and says what was left unsent', async () => {
+    const client = fakeClient([
+      () => {
+        throw new BudgetExhaustedError(0);
+      },
+    ]);
+    const result = await resendFailures(failing, { ...ctx, client });
+    expect(client.sent).toHaveLength(1);
+    expect(result.judgements.get('CREATE-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /#3 was not re-sent: request budget exhausted/ });
+    expect(result.judgements.get('GET-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /#5 was not re-sent: request budget exhausted/ });
+  });
+
+  it('sends a RATE-002 exchange twice and judges the second against the first', async () => {
+    const listing = exchangeEvidence(makeExchange({ seq: 9, purpose: 'LIST-001' }));
+    const rate = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [violationOn(listing)] })];
+    const frozen = (req: SendRequest, seq: number): Exchange => makeExchange({ seq, target: req.path, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': '4102444800' } });
+    const result = await resendFailures(rate, { ...ctx, client: fakeClient([frozen, frozen]) });
+    expect(result.exchanges).toHaveLength(2);
+    expect(result.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'violates', message: expect.stringMatching(/Remaining did not fall: 58 then 58/) })]);
   });
 });
 

@@ -96,7 +96,13 @@ export async function replay(command: ReplayOptions): Promise<number> {
       ...(ca === undefined ? {} : { ca }),
     });
     try {
-      resent = await resendFailures(failing, { client, reportBaseUrl: saved.target.baseUrl, apiKey: target.apiKey, ...(target.plan === undefined ? {} : { plan: target.plan }) });
+      resent = await resendFailures(failing, {
+        client,
+        readOnly: command.readOnly,
+        reportBaseUrl: saved.target.baseUrl,
+        apiKey: target.apiKey,
+        ...(target.plan === undefined ? {} : { plan: target.plan }),
+      });
     } finally {
       await client.close();
     }

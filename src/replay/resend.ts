@@ -17,6 +17,7 @@ import { hasJudge, judgeReplayed, sendsInPairs, type Judgement } from './judge.j
 import { rebuildRequest } from './request.js';
 
 export const MAX_PER_REQUIREMENT = 5;
+const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS'];
 
 interface PlannedSend {
   original: ExchangeEvidence;
@@ -61,7 +62,9 @@ export function planResends(failing: readonly RequirementResult[]): { sends: Pla
 }
 
 export interface ResendContext {
-  client: ConformanceClient;
+  client: Pick<ConformanceClient, 'send'>;
+  /** --read-only: nothing but GET, HEAD and OPTIONS is re-sent. */
+  readOnly: boolean;
   /** The target's base URL in the saved report: older reports give only absolute URLs. */
   reportBaseUrl: string;
   apiKey: string;
@@ -81,6 +84,10 @@ export async function resendFailures(failing: readonly RequirementResult[], ctx:
     const { original, requirements } = planned;
     if (stopped !== undefined) {
       add(requirements, () => ({ outcome: 'unknown', message: `exchange #${original.seq} was not re-sent: ${stopped}` }));
+      continue;
+    }
+    if (ctx.readOnly && !SAFE_METHODS.includes(original.request.method)) {
+      add(requirements, () => ({ outcome: 'unknown', message: `exchange #${original.seq} (${original.request.method}) was not re-sent: writes are disabled (--read-only)` }));
       continue;
     }
     const rebuilt = rebuildRequest(original, { baseUrl: ctx.reportBaseUrl, apiKey: ctx.apiKey, purpose: `replay of #${original.seq} (${requirements.join(', ')})` });
