@@ -3,10 +3,10 @@
  * HTML, EARL) is rendered from this structure, so a saved report can be re-rendered later.
  * Its JSON Schema is schemas/report.schema.json; our tests validate our own output against it.
  */
-import type { AuthMode, AuthTemplate } from '../http/exchange.js';
-
 export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
 export type Level = 'must' | 'should';
+
+import type { AuthMode, AuthTemplate } from '../http/exchange.js';
 
 export interface ExchangeEvidence {
   seq: number;
