@@ -192,13 +192,13 @@ describe('replay re-sends the exchanges behind each failure', () => {
     expect(again.replayJson + again.result.stdout).not.toContain(KEY);
   });
 
-  it('a failure seen on many responses (MEDIA-001) re-sends at most 5 distinct ones and names the pets its POSTs created', async () => {
+  it('a failure seen on many responses (MEDIA-001) re-sends at most 5 distinct ones and names the pets its re-sent POSTs created', async () => {
     const { again } = await stillFailingThenFixed('json-labelled-text-plain', 'MEDIA-001', /MEDIA-001\s+still failing/, /MEDIA-001\s+fixed/);
-    const record = JSON.parse(again.replayJson) as { createdPetIds: string[]; exchanges: Array<{ request: { method: string } }> };
+    const record = JSON.parse(again.replayJson) as { createdPetIds: string[]; exchanges: Array<{ request: { method: string }; response?: { status: number } }> };
     expect(record.exchanges.length).toBeLessThanOrEqual(MAX_PER_REQUIREMENT);
-    const posts = record.exchanges.filter((e) => e.request.method === 'POST').length;
-    expect(posts).toBeGreaterThan(0);
-    expect(record.createdPetIds).toHaveLength(posts);
+    const creations = record.exchanges.filter((e) => e.request.method === 'POST' && e.response?.status === 201).length;
+    expect(creations).toBeGreaterThan(0);
+    expect(record.createdPetIds).toHaveLength(creations);
     expect(again.result.stdout).toContain(`they created pet(s) ${record.createdPetIds.join(', ')}`);
   });
 
