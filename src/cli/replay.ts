@@ -31,6 +31,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 interface ReplayTarget {
   baseUrl: string;
+  embedded: boolean;
   apiKey: string;
   plan?: PlanName;
   close(): Promise<void>;
@@ -45,10 +46,10 @@ async function resolveTarget(command: ReplayOptions, saved: Report): Promise<Rep
   const plan = command.plan ?? (saved.target.plan as PlanName | undefined);
   if (baseUrl === undefined) {
     const server = await startReferenceServer({ windowSeconds: 1 });
-    return { baseUrl: server.baseUrl, apiKey: server.keys.free, plan: plan ?? 'free', close: () => server.close() };
+    return { baseUrl: server.baseUrl, embedded: true, apiKey: server.keys.free, plan: plan ?? 'free', close: () => server.close() };
   }
   if (command.apiKey === undefined) throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
-  return { baseUrl, apiKey: command.apiKey, ...(plan === undefined ? {} : { plan }), close: async () => undefined };
+  return { baseUrl, embedded: false, apiKey: command.apiKey, ...(plan === undefined ? {} : { plan }), close: async () => undefined };
 }
 
 async function readCa(file: string | undefined): Promise<string | undefined> {
@@ -68,7 +69,7 @@ export async function replay(command: ReplayOptions): Promise<number> {
   const ca = await readCa(command.caFile);
   const target = await resolveTarget(command, saved);
   const replayPaths = Object.fromEntries(failing.flatMap((r) => (r.property === undefined ? [] : [[r.id, { seed: r.property.seed, path: r.property.path }]])));
-  const where = command.baseUrl ?? (saved.target.embedded ? 'the embedded reference server' : target.baseUrl);
+  const where = target.embedded ? 'the embedded reference server' : target.baseUrl;
   process.stdout.write(`replaying ${failing.length} failing requirement(s) of ${command.reportFile} against ${where} (seed ${saved.seed})\n`);
   let report: Report;
   let resent;
@@ -86,6 +87,8 @@ export async function replay(command: ReplayOptions): Promise<number> {
       {},
       replayPaths,
     ));
+    // The re-run was handed the embedded server's URL like any other; its report says what it was.
+    if (target.embedded) report = { ...report, target: { ...report.target, embedded: true } };
     const client = createClient({
       baseUrl: target.baseUrl,
       apiKey: target.apiKey,
