@@ -42,24 +42,45 @@ export interface RenderOptions {
   reporters: ReporterName[];
 }
 
-/** Re-run the failing requirements of a saved report (same seed, shrunk inputs) and say fixed or still failing. */
+/** Re-send the failing exchanges of a saved report, re-run its failing tests, and say fixed, still failing or could not tell. */
 export interface ReplayOptions extends Omit<RunOptions, 'command'> {
   command: 'replay';
   reportFile: string;
 }
 
-export type ParsedCommand = RunOptions | RenderOptions | ReplayOptions | { command: 'help' } | { command: 'version' } | { command: 'coverage' };
+/** Compare two saved reports: regressions, fixes, level, evidence and run-context changes. */
+export interface DiffOptions {
+  command: 'diff';
+  oldReport: string;
+  newReport: string;
+  format: 'text' | 'markdown';
+  /** Write the rendering here instead of stdout. */
+  output?: string;
+}
+
+export type ParsedCommand =
+  | RunOptions
+  | RenderOptions
+  | ReplayOptions
+  | DiffOptions
+  | { command: 'help' }
+  | { command: 'version' }
+  | { command: 'coverage' };
 
 export const USAGE = `Usage: petstore-conformance [options]
        petstore-conformance report <report.json> [--reporter <names>] [--report-dir <dir>]
        petstore-conformance replay <report.json> [--base-url <url>] [options]
        petstore-conformance coverage
+       petstore-conformance diff <old/report.json> <new/report.json> [--format text|markdown] [--output <file>]
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
 Without --base-url it runs against the embedded reference server.
-'report' renders a saved report.json again; 'replay' re-sends the failing cases of a saved
-report (same seed, shrunk inputs) and says, per requirement, fixed or still failing.
+'report' renders a saved report.json again; 'replay' re-sends the exchanges behind each failure
+of a saved report and re-runs its tests (same seed, shrunk inputs), and says, per requirement,
+fixed, still failing or could not tell (exit 1 while a must still fails, 2 when one could not be told).
 'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
+'diff' lists what regressed (pass -> fail), was lost (pass -> inconclusive), was fixed, changed
+level or evidence, and which targets, tool or spec versions differ; exit 1 on a must regression.
 
 Options:
   --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
@@ -75,6 +96,8 @@ Options:
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
+  --format <f>           diff only: text (default) or markdown (for a PR comment)
+  --output <file>        diff only: write the diff to a file instead of stdout
   -h, --help             Show this help
   -v, --version          Show the version
 
@@ -116,6 +139,15 @@ export function validateBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+function diffCommand(files: readonly string[], format: string | undefined, output: string | undefined): DiffOptions {
+  const [oldReport, newReport, ...extra] = files;
+  if (oldReport === undefined || newReport === undefined) throw new UsageError('diff needs two report.json paths: the old one, then the new one');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (format !== undefined && format !== 'text' && format !== 'markdown') throw new UsageError(`--format must be text or markdown, got "${format}"`);
+  if (output === '') throw new UsageError('--output needs a file name');
+  return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
+}
+
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
   let parsed;
   try {
@@ -137,6 +169,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         only: { type: 'string' },
         plan: { type: 'string' },
         ca: { type: 'string' },
+        format: { type: 'string' },
+        output: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -150,9 +184,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.help === true) return { command: 'help' };
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
+  if (subcommand === 'diff') return diffCommand(parsed.positionals.slice(1), v.format, v.output);
+  if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format and --output apply to diff only');
   if (subcommand === 'coverage' && reportFile === undefined) return { command: 'coverage' };
   if (subcommand !== undefined && subcommand !== 'report' && subcommand !== 'replay') {
-    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage; see --help)`);
+    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage, diff; see --help)`);
   }
   if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);

@@ -166,3 +166,13 @@ export function authTemplateOf(header: string, key: string): AuthTemplate | unde
   }
   return undefined;
 }
+
+/** The inverse of authTemplateOf: the Authorization value with `key` back where the run's key stood. */
+export function authHeaderFrom(template: AuthTemplate, key: string): string {
+  if (template.encoding === 'raw') return template.parts.join(key);
+  const encoded = Buffer.from(template.plain.join(key), 'utf8').toString(template.alphabet);
+  // Node's base64url never pads and its base64 always does; the template says what was sent.
+  const unpadded = encoded.replace(/=+$/, '');
+  const token = template.padded ? unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=') : unpadded;
+  return `${template.prefix}${token}${template.suffix}`;
+}

@@ -12,10 +12,24 @@ export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'not-exercise
 export type Verdict = 'conforms' | 'does-not-conform' | 'not-verified';
 export type Level = 'must' | 'should';
 
+import type { AuthMode, AuthTemplate } from '../http/exchange.js';
+
 export interface ExchangeEvidence {
   seq: number;
   purpose: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** Path and query relative to the base URL, as sent: what `replay` re-sends. */
+    target?: string;
+    auth?: AuthMode;
+    /** Where the run's key stood in the Authorization value (the key itself is never recorded). */
+    authTemplate?: AuthTemplate;
+    /** Set when `body` is an excerpt, so the request cannot be re-sent from it. */
+    bodyTruncated?: true;
+  };
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
   error?: { code: string; message: string };
   elapsedMs: number;

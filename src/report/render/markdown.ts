@@ -27,7 +27,7 @@ function inline(text: string): string {
 }
 
 /** A table cell: inline text, shortened, never empty (an empty cell reads as a missing column). */
-function cell(text: string, max = MAX_CELL): string {
+export function cell(text: string, max = MAX_CELL): string {
   const escaped = inline(clip(text, max));
   return escaped === '' ? ' ' : escaped;
 }
