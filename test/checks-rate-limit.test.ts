@@ -36,8 +36,12 @@ describe('RATE-002 (Remaining ≤ Limit)', () => {
 });
 
 describe('RATE-003', () => {
-  it.each([NOW_S - 5, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
+  it.each([NOW_S - 1, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
     expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })))).toEqual([]);
+  });
+
+  it.each([NOW_S - 2, NOW_S - 5])('fails Reset %i, already in the past beyond the Date header\'s second', (reset) => {
+    expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })), 'RATE-003')).toHaveLength(1);
   });
 
   it('diagnoses a relative number of seconds', () => {
