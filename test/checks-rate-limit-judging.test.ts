@@ -60,7 +60,15 @@ describe('RATE-002: an early 429', () => {
     expect(checkEarly429(at(0, window(20, 42)), throttledAt(100, '30', 42), 0)).toEqual([]);
   });
 
-  it('finds the last keyed response before each 429 and counts the requests that overlap', () => {
+  it('catches a Remaining frozen high through any earlier response of the window, once per 429', () => {
+    // Remaining said 59 until the last request of the window, which said 0: the last response kept its promise, the others did not.
+    const frozen = Array.from({ length: 10 }, (_, i) => at(i * 10, window(59), { seq: 1 + i }));
+    const f = findEarly429s([...frozen, at(150, window(0), { seq: 11 }), throttledAt(200, '30', NOW_S + 30, { seq: 12 })]);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    expect(f[0]?.message).toContain('exchange 10 announced X-RateLimit-Remaining 59');
+  });
+
+  it('finds the keyed responses before each 429 and counts the requests that overlap', () => {
     const prev = at(0, window(20), { seq: 1 });
     const inFlight = Array.from({ length: 14 }, (_, i) => at(150, window(5), { seq: 2 + i, sentAt: NOW_MS + 20, elapsedMs: 130 }));
     const throttled = throttledAt(100, '30', NOW_S + 30, { seq: 20 });

@@ -111,6 +111,11 @@ describe('RATE-002 (Remaining falls)', () => {
     expect(checkRemainingFalls(keyed(1, 0), keyed(2, 0))).toEqual([]);
   });
 
+  it('accepts a rise in the last 2 s before Reset, where a whole-second Reset hides a sliding window\'s give-back', () => {
+    expect(checkRemainingFalls(keyed(1, 17, NOW_S + 2), keyed(2, 19, NOW_S + 2))).toEqual([]);
+    expect(violations(checkRemainingFalls(keyed(1, 17, NOW_S + 3), keyed(2, 19, NOW_S + 3)), 'RATE-002')).toHaveLength(1);
+  });
+
   it('does not take a relative Reset, the same in every window, for one window (RATE-003 judges it)', () => {
     expect(checkRemainingFalls(keyed(1, 3, 1), keyed(2, 59, 1))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 /**
  * RATE-002, "requests remaining in the current window", judged by what the server then does: a
- * 429 to the run's key while the last response before it still announced requests left in the
- * same window. The run's own requests that may have been counted in between, and an allowance
+ * 429 to the run's key while a response before it still announced requests left in the same
+ * window. The run's own requests that may have been counted in between, and an allowance
  * for other users of a shared key, explain some of the gap; the rest is a promise broken.
  */
 import type { Exchange } from '../http/exchange.js';
@@ -20,8 +20,8 @@ const OTHER_LIMIT_MS = 2_000;
 const DATE_RESOLUTION_MS = 1_000;
 
 /**
- * `prev` is the last keyed response received before `throttled` was sent; `ownCounted` the run's
- * keyed requests that the server may have counted after prev and before the 429.
+ * `prev` is a keyed response received before `throttled` was sent; `ownCounted` the run's keyed
+ * requests that the server may have counted after prev and before the 429.
  */
 export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number): Finding[] {
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return [];
@@ -52,18 +52,28 @@ function countedBetween(exchanges: readonly Exchange[], prev: Exchange, throttle
   ).length;
 }
 
-/** Every 429 to the run's key, each against the last keyed response received before it was sent. */
+/**
+ * Every 429 to the run's key, against every keyed response answered before it was sent: any of
+ * them may have promised more than was then served (a Remaining frozen high breaks the promise
+ * of each response before the last). One finding per 429, from the response that promised most.
+ */
 export function findEarly429s(exchanges: readonly Exchange[]): Finding[] {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
   const findings: Finding[] = [];
   for (const throttled of keyed) {
     if (throttled.response?.status !== 429) continue;
-    let prev: Exchange | undefined;
-    for (const e of keyed) {
-      if (e === throttled || receivedAt(e) > throttled.sentAt) continue;
-      if (prev === undefined || receivedAt(e) > receivedAt(prev)) prev = e;
+    let worst: { findings: Finding[]; excess: bigint } | undefined;
+    for (const prev of keyed) {
+      if (prev === throttled || receivedAt(prev) > throttled.sentAt) continue;
+      const counted = countedBetween(exchanges, prev, throttled);
+      const found = checkEarly429(prev, throttled, counted);
+      if (found.length === 0) continue;
+      const excess = (rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n) - BigInt(counted);
+      // A violation outranks an observation; among equals, the largest broken promise.
+      const rank = found.some((f) => f.kind === 'violation') ? excess + (1n << 40n) : excess;
+      if (worst === undefined || rank > worst.excess) worst = { findings: found, excess: rank };
     }
-    if (prev !== undefined) findings.push(...checkEarly429(prev, throttled, countedBetween(exchanges, prev, throttled)));
+    if (worst !== undefined) findings.push(...worst.findings);
   }
   return findings;
 }

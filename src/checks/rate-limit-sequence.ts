@@ -13,6 +13,8 @@ import { iso } from './text.js';
  * wrong: whole-second Reset and Date, and clocks a second apart, explain up to 2 s.
  */
 const REFILL_EARLY_MS = 2_000;
+/** A whole-second Reset and a whole-second Date: within this of Reset, a give-back is not visible as a new Reset. */
+const ROUNDING_HIDES_MS = 2_000;
 /** Date is truncated to the second: the server's moment lies up to this much after it. */
 const DATE_RESOLUTION_MS = 1_000;
 
@@ -25,7 +27,8 @@ const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.
 /**
  * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
  * as the same window; falling by more than one is accepted (a shared key), and Remaining may
- * stay at 0 once the window is used up.
+ * stay at 0 once the window is used up. In the last 2 s before Reset a whole-second Reset hides
+ * the requests a sliding window or token bucket gives back, so Remaining may rise there.
  */
 export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // Tolerates callers handing the pair over in either order; the later request is the one judged.
@@ -40,6 +43,8 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // next; it is RATE-003's violation, and Remaining refilling under it is not RATE-002's.
   if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
+  const laterDate = responseDateMs(later);
+  if (laterDate !== undefined && Number(resetAfter) * 1000 - laterDate <= ROUNDING_HIDES_MS) return [];
   return [
     violation(
       'RATE-002',
