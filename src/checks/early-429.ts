@@ -20,8 +20,8 @@ const OTHER_LIMIT_MS = 2_000;
 const DATE_RESOLUTION_MS = 1_000;
 
 /**
- * `prev` is a keyed response received before `throttled` was sent; `ownCounted` the run's keyed
- * requests that the server may have counted after prev and before the 429.
+ * `prev` is a keyed response received before `throttled` was sent; `ownCounted` the run's
+ * requests (any credentials) that the server may have counted after prev and before the 429.
  */
 export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number): Finding[] {
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return [];
@@ -45,11 +45,12 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
   return [violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq)];
 }
 
-/** The run's keyed requests that may have been counted after prev was answered and before the 429 was. */
+/**
+ * The run's requests that may have been counted after prev was answered and before the 429 was.
+ * Requests without the key count too: a server may limit per client address, one bucket for all.
+ */
 function countedBetween(exchanges: readonly Exchange[], prev: Exchange, throttled: Exchange): number {
-  return exchanges.filter(
-    (e) => e !== prev && e !== throttled && e.request.auth === 'key' && receivedAt(e) >= prev.sentAt && e.sentAt <= receivedAt(throttled),
-  ).length;
+  return exchanges.filter((e) => e !== prev && e !== throttled && receivedAt(e) >= prev.sentAt && e.sentAt <= receivedAt(throttled)).length;
 }
 
 /**
