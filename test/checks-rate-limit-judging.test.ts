@@ -156,6 +156,8 @@ describe('RATE-008: one plausible, stable Limit', () => {
   it('fails a Limit that changes within one window, not across windows', () => {
     expect(violations(checkLimitStable(at(0, window(50), { seq: 1 }), at(100, window(49, NOW_S + 30, 100), { seq: 2 })), 'RATE-008')).toHaveLength(1);
     expect(checkLimitStable(at(0, window(50, NOW_S + 1), { seq: 1 }), at(2000, window(99, NOW_S + 3, 100), { seq: 2 }))).toEqual([]);
+    // The daily quota takes over within the minute: the headers now describe the day, Limit included.
+    expect(checkLimitStable(at(0, window(50), { seq: 1 }), at(100, window(9, NOW_S + 86_000, 1000), { seq: 2 }))).toEqual([]);
   });
 
   it('is one of the pair checks the session runs', () => {

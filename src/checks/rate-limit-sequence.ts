@@ -15,6 +15,8 @@ import { iso } from './text.js';
 const REFILL_EARLY_MS = 2_000;
 /** A whole-second Reset and a whole-second Date: within this of Reset, a give-back is not visible as a new Reset. */
 const ROUNDING_HIDES_MS = 2_000;
+/** A later Reset this far beyond the earlier one belongs to another limit (the daily quota). */
+const OTHER_LIMIT_MS = 2_000;
 /** Date is truncated to the second: the server's moment lies up to this much after it. */
 const DATE_RESOLUTION_MS = 1_000;
 
@@ -89,8 +91,11 @@ export function checkLimitStable(prev: Exchange, next: Exchange): Finding[] {
   const after = rateLimitValue(later, 'x-ratelimit-limit');
   if (before === undefined || after === undefined || before === after) return [];
   const resetMs = plausibleResetMs(earlier);
+  const laterReset = plausibleResetMs(later);
+  // A Reset far beyond the earlier window means another limit now applies (the day's), and may bring its own Limit.
+  if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + OTHER_LIMIT_MS) return [];
   const laterDate = responseDateMs(later);
-  const sameReset = resetMs !== undefined && resetMs === plausibleResetMs(later);
+  const sameReset = resetMs !== undefined && resetMs === laterReset;
   const beforeReset = resetMs !== undefined && laterDate !== undefined && laterDate + DATE_RESOLUTION_MS <= resetMs;
   if (!sameReset && !beforeReset) return [];
   return [
