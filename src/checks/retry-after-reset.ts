@@ -65,7 +65,8 @@ export function checkRetryHonoured(throttled: Exchange, retry: Exchange): Findin
   if (throttled.response?.status !== 429 || retry.response?.status !== 429) return [];
   if (retry.seq <= throttled.seq || retry.request.auth !== throttled.request.auth) return [];
   const passesAt = retryAfterPassesAt(throttled);
-  if (passesAt === undefined || retry.sentAt < passesAt) return [];
+  // sentAt is whole milliseconds and passesAt is not: the floor keeps a retry sent in the same millisecond judged.
+  if (passesAt === undefined || retry.sentAt < Math.floor(passesAt)) return [];
   const value = throttled.response.headers['retry-after']?.trim() ?? '';
   return [
     violation(
