@@ -36,8 +36,12 @@ describe('RATE-002 (Remaining ≤ Limit)', () => {
 });
 
 describe('RATE-003', () => {
-  it.each([NOW_S - 5, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
+  it.each([NOW_S - 1, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
     expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })))).toEqual([]);
+  });
+
+  it.each([NOW_S - 2, NOW_S - 5])('fails Reset %i, already in the past beyond the Date header\'s second', (reset) => {
+    expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })), 'RATE-003')).toHaveLength(1);
   });
 
   it('diagnoses a relative number of seconds', () => {
@@ -105,6 +109,11 @@ describe('RATE-002 (Remaining falls)', () => {
   it('accepts a new window and Remaining staying at 0', () => {
     expect(checkRemainingFalls(keyed(1, 3), keyed(2, 59, NOW_S + 120))).toEqual([]);
     expect(checkRemainingFalls(keyed(1, 0), keyed(2, 0))).toEqual([]);
+  });
+
+  it('accepts a rise in the last 2 s before Reset, where a whole-second Reset hides a sliding window\'s give-back', () => {
+    expect(checkRemainingFalls(keyed(1, 17, NOW_S + 2), keyed(2, 19, NOW_S + 2))).toEqual([]);
+    expect(violations(checkRemainingFalls(keyed(1, 17, NOW_S + 3), keyed(2, 19, NOW_S + 3)), 'RATE-002')).toHaveLength(1);
   });
 
   it('does not take a relative Reset, the same in every window, for one window (RATE-003 judges it)', () => {

@@ -186,10 +186,15 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(run.ms).toBeLessThan(20_000);
   });
 
-  it('429 on everything: one retry after Retry-After, then stop, exit 2', async () => {
+  it('429 on everything: one retry after Retry-After, then stop; the refused retry fails RATE-006, exit 1', async () => {
     const server = await serve(always429.start({ retryAfter: 1 }));
     const run = await runAgainst(server.baseUrl, ['--timeout', '500', '--max-wait', '5']);
-    expectHalted(run, 'throttled', /^petstore-conformance: target kept answering 429: /);
+    // Retry-After said 1 s and the retry after it was refused: a must failed, so exit 1, not 2.
+    expect(run.code, run.stderr).toBe(1);
+    expect(requirement(run, 'RATE-006').status).toBe('fail');
+    expect(run.report?.halted?.reason).toBe('throttled');
+    expect(requirement(run, 'LIST-001').status).toBe('inconclusive');
+    expect(run.report?.complete).toBe(false);
     expect(server.requests).toBeLessThanOrEqual(3);
     expect(run.ms).toBeLessThan(20_000);
   });

@@ -128,6 +128,24 @@ describe('Retry-After of a 429', () => {
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(10_000 + MARGIN);
   });
 
+  it('holds an exact send for Retry-After alone, without the backoff (the recovery probe)', () => {
+    const pacer = new Pacer({});
+    const observe = observer(pacer);
+    observe(429, { 'retry-after': '0' }, T0);
+    // The backoff stretches the ordinary wait to a second; the probe goes when Retry-After said.
+    expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(1_000 + MARGIN);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)).toBeUndefined();
+    observe(429, { 'retry-after': '3' }, T0);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(3_000 + MARGIN);
+  });
+
+  it('measures an exact HTTP-date Retry-After against the response\'s Date, not the local clock', () => {
+    const pacer = new Pacer({});
+    // The local clock is 5 s behind the server's: the wait is the 10 s the server meant.
+    observer(pacer)(429, { date: new Date(T0 + 5_000).toUTCString(), 'retry-after': new Date(T0 + 15_000).toUTCString() }, T0);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(10_000 + MARGIN);
+  });
+
   it('holds sends that skip window pacing, whatever their auth', () => {
     const pacer = new Pacer({});
     observer(pacer)(429, { 'retry-after': '5' }, T0);

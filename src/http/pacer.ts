@@ -8,7 +8,7 @@
  */
 import type { HaltReason } from './errors.js';
 import type { AuthMode, RecordedResponse } from './exchange.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter, retryAfterDelayMs } from './retry-after.js';
 
 export interface RateLimitState {
   limit?: number;
@@ -58,6 +58,8 @@ export class Pacer {
   /** seq of the keyed response the window state comes from, and of the last 429. */
   private windowSeq = 0;
   private retryAfterSeq = 0;
+  /** Unix ms at which the last 429's own Retry-After passes, without backoff; undefined without one. */
+  private retryAfterExactUntil: number | undefined;
 
   constructor(bounds: WaitBounds) {
     this.maxWaitMs = bounds.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -92,6 +94,8 @@ export class Pacer {
     this.throttledCount++;
     this.consecutive429++;
     this.limits.retryAfterUntil = now + this.throttleDelay(res.headers, now);
+    const exact = retryAfterDelayMs(res.headers, now);
+    this.retryAfterExactUntil = exact === undefined ? undefined : now + exact;
     this.retryAfterSeq = seq;
   }
 
@@ -100,11 +104,13 @@ export class Pacer {
    * paced keyed sends. Every send asked for before the window ends is held, concurrent ones too:
    * none of them has slept yet, so letting any through would spend a request the window lacks.
    * Once the wait is over, now is past Reset and the stale Remaining=0 no longer holds anyone.
+   * `exactRetryAfter` waits what the last 429's Retry-After said and no backoff on top: the
+   * recovery probe (RATE-006) tests that very moment, so a longer wait would hide a wrong one.
    */
-  holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
+  holdBeforeSend(send: { paced: boolean; keyed: boolean; exactRetryAfter?: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
     let until = 0;
     let reason = '';
-    const retryAfterUntil = this.limits.retryAfterUntil;
+    const retryAfterUntil = send.exactRetryAfter === true ? (this.retryAfterExactUntil ?? this.limits.retryAfterUntil) : this.limits.retryAfterUntil;
     if (retryAfterUntil !== undefined && retryAfterUntil > now) {
       until = retryAfterUntil + WAIT_MARGIN_MS;
       reason = 'Retry-After of the last 429';

@@ -36,6 +36,8 @@ export interface SendRequest {
   pace?: boolean;
   /** Default true: one retry after Retry-After. */
   retryOn429?: boolean;
+  /** Default false: after a 429, wait exactly its Retry-After instead of the longer of it and the backoff. */
+  exactRetryAfter?: boolean;
 }
 
 export interface PreparedRequest {
@@ -50,6 +52,7 @@ export interface PreparedRequest {
   purpose: string;
   paced: boolean;
   retryOn429: boolean;
+  exactRetryAfter: boolean;
   authTemplate: AuthTemplate | undefined;
 }
 
@@ -123,6 +126,7 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
       purpose: req.purpose,
       paced: req.pace ?? true,
       retryOn429: req.retryOn429 ?? true,
+      exactRetryAfter: req.exactRetryAfter ?? false,
       authTemplate: header === undefined ? undefined : authTemplateOf(header, context.apiKey),
     };
   };
