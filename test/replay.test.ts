@@ -3,15 +3,16 @@
  * property failure exactly) and says fixed or still failing; `report` re-renders a saved report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
 import { runCli, type CliResult } from './support/cli.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 const keys = { [KEY]: 'free' as const };
+const tempDir = tempDirs();
 
 let broken: RunningReferenceServer;
 let fixedServer: RunningReferenceServer;
@@ -37,7 +38,7 @@ beforeAll(async () => {
     },
   });
   fixedServer = await startReferenceServer({ windowSeconds: 1, keys });
-  dir = await mkdtemp(join(tmpdir(), 'pc-replay-'));
+  dir = await tempDir('replay');
   first = await runCli(['--base-url', broken.baseUrl, '--plan', 'free', '--report-dir', dir, '--reporter', 'json,markdown', '--seed', '42'], {
     PETSTORE_API_KEY: KEY,
   });
@@ -62,7 +63,7 @@ describe('replay', () => {
 
   it('says "still failing" against the same broken server, re-sending only the shrunk input', async () => {
     postedNames.length = 0;
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-out-'));
+    const out = await tempDir('replay-out');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', broken.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -81,7 +82,7 @@ describe('replay', () => {
   });
 
   it('says "fixed" against a correct server, with exit code 0', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-fixed-'));
+    const out = await tempDir('replay-fixed');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', fixedServer.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -93,7 +94,7 @@ describe('replay', () => {
 
 describe('report', () => {
   it('re-renders a saved report.json exactly as the run rendered it', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-render-'));
+    const out = await tempDir('render');
     const result = await runCli(['report', join(dir, 'report.json'), '--reporter', 'markdown', '--report-dir', out]);
     expect(result.code).toBe(0);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toBe(await readFile(join(dir, 'summary.md'), 'utf8'));
