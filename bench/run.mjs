@@ -28,6 +28,14 @@ function median(values) {
 /** Runs the CLI under /usr/bin/time; returns wall ms, peak RSS in MB, exit code and the report. */
 async function runCli(args, env = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
+  try {
+    return await measure(dir, args, env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(dir, args, env) {
   const started = performance.now();
   const { code, stderr } = await new Promise((resolve, reject) => {
     // The CLI is started as its bin is, so the V8 flags of its first line apply.
@@ -43,7 +51,6 @@ async function runCli(args, env = {}) {
   const wallMs = performance.now() - started;
   const rss = /MAXRSS_KB=(\d+)/.exec(stderr);
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-  await rm(dir, { recursive: true, force: true });
   return { code, wallMs, peakMb: rss ? Number(rss[1]) / 1024 : NaN, report };
 }
 

@@ -3,22 +3,23 @@
  * exercise every requirement of the catalog, and write a report.json valid against its schema.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog.js';
 import type { Report } from '../src/report/types.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 /** Not exercised by default: RATE-004 needs --plan, RATE-007 an opt-in flag (exhausting a daily quota harms the key). */
 const NOT_EXERCISED_BY_DEFAULT = ['RATE-004', 'RATE-007'];
 
+const tempDir = tempDirs();
 let result: CliResult;
 let report: Report;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'pc-reference-'));
+  const dir = await tempDir('reference');
   result = await runCli(['--report-dir', dir, '--reporter', 'json']);
   report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 });

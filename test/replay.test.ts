@@ -3,17 +3,18 @@
  * property failure exactly) and says fixed or still failing; `report` re-renders a saved report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
 import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
 import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 const keys = { [KEY]: 'free' as const };
+const tempDir = tempDirs();
 
 let broken: RunningReferenceServer;
 let fixedServer: RunningReferenceServer;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     },
   });
   fixedServer = await startReferenceServer({ windowSeconds: 1, keys });
-  dir = await mkdtemp(join(tmpdir(), 'pc-replay-'));
+  dir = await tempDir('replay');
   first = await runCli(['--base-url', broken.baseUrl, '--plan', 'free', '--report-dir', dir, '--reporter', 'json,markdown', '--seed', '42'], {
     PETSTORE_API_KEY: KEY,
   });
@@ -64,7 +65,7 @@ describe('replay', () => {
 
   it('says "still failing" against the same broken server, re-sending only the shrunk input', async () => {
     postedNames.length = 0;
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-out-'));
+    const out = await tempDir('replay-out');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', broken.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -83,7 +84,7 @@ describe('replay', () => {
   });
 
   it('says "fixed" against a correct server, with exit code 0', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-fixed-'));
+    const out = await tempDir('replay-fixed');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', fixedServer.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -95,7 +96,7 @@ describe('replay', () => {
 
 describe('report', () => {
   it('re-renders a saved report.json exactly as the run rendered it', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-render-'));
+    const out = await tempDir('render');
     const result = await runCli(['report', join(dir, 'report.json'), '--reporter', 'markdown', '--report-dir', out]);
     expect(result.code).toBe(0);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toBe(await readFile(join(dir, 'summary.md'), 'utf8'));
@@ -119,7 +120,6 @@ describe('replay re-sends the exchanges behind each failure', () => {
     return found;
   };
   const servers: RunningReferenceServer[] = [];
-  const dirs: string[] = [];
 
   async function serve(variant: Variant | undefined): Promise<RunningReferenceServer> {
     const server = await startReferenceServer({ windowSeconds: 1, keys, ...variant?.server });
@@ -127,15 +127,9 @@ describe('replay re-sends the exchanges behind each failure', () => {
     return server;
   }
 
-  async function tempDir(prefix: string): Promise<string> {
-    const made = await mkdtemp(join(tmpdir(), prefix));
-    dirs.push(made);
-    return made;
-  }
-
   /** A full run against the mutant; the path of its report.json. */
   async function failingRun(server: RunningReferenceServer): Promise<{ file: string; report: Report }> {
-    const out = await tempDir('pc-replay-mutant-');
+    const out = await tempDir('replay-mutant');
     const result = await runCli(['--base-url', server.baseUrl, '--plan', 'free', '--report-dir', out, '--reporter', 'json', '--seed', '7'], { PETSTORE_API_KEY: KEY });
     expect(result.code, result.stderr).toBe(1);
     const file = join(out, 'report.json');
@@ -143,7 +137,7 @@ describe('replay re-sends the exchanges behind each failure', () => {
   }
 
   async function replayAgainst(file: string, server: RunningReferenceServer): Promise<{ result: CliResult; rerun: Report; replayJson: string }> {
-    const out = await tempDir('pc-replay-again-');
+    const out = await tempDir('replay-again');
     const result = await runCli(['replay', file, '--base-url', server.baseUrl, '--report-dir', out, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
     return {
       result,
@@ -156,7 +150,6 @@ describe('replay re-sends the exchanges behind each failure', () => {
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.close()));
-    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   });
 
   /** The mutant fails exactly `id`; replay says still failing against it (exit 1), fixed against the reference (exit 0). */

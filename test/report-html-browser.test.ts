@@ -1,29 +1,31 @@
 /**
- * report.html in a real browser (Debian's headless Chromium): it must open offline from a file,
+ * report.html in a real browser (headless Chromium: Debian's, or the one npm ships, see
+ * support/chromium.ts): it must open offline from a file,
  * load nothing else, log no errors, run nothing hostile, and show the counts of the report.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../src/report/render/html.js';
 import type { Report } from '../src/report/types.js';
+import { findChromium } from './support/chromium.js';
 import { hostileReport, mixedReport } from './support/report-factory.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = resolve(import.meta.dirname, '../test-output/report.png');
-const tmp = mkdtempSync(join(tmpdir(), 'report-html-'));
+const tempDir = tempDirs();
+let tmp: string;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
+  tmp = await tempDir('report-html');
   // Never skipped: a silently skipped browser test would let a broken report ship.
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get update && apt-get install -y chromium), as .ci/run does. Never download a browser build.`);
-  }
+  const build = await findChromium(await tempDir('chromium'));
   context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: CHROMIUM,
+    executablePath: build.executablePath,
+    env: { ...process.env, ...build.env },
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1280, height: 900 },
@@ -32,7 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 interface Opened {
