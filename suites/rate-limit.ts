@@ -1,67 +1,35 @@
 /**
- * Section 8, behaviour over the limit. Runs last: it spends the rest of the key's window on
- * requests that still feed every cross-cutting check, stops at the first 429 and never sends
- * another request before Retry-After has passed (a key that keeps knocking may be banned).
+ * Section 8, behaviour over the limit. Runs last: the burst (src/session/burst.ts) spends the rest
+ * of the key's window on requests that still feed every cross-cutting check, stops at the first
+ * 429 and never sends another request before Retry-After has passed (a key that keeps knocking
+ * may be banned).
  */
 import { describe } from 'vitest';
 import { requirementTest } from '../src/conformance/requirement-test.js';
 import { checkRetryAfter } from '../src/checks/retry-after.js';
-import { rateLimitValue, type RateLimitHeader } from '../src/checks/rate-limit-headers.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { planBurst } from '../src/session/burst-plan.js';
+import { burstInputsOf, runBurst } from '../src/session/burst.js';
+import { progressNote } from '../src/conformance/progress.js';
 
 /** The 429 the burst obtained, shared with RATE-006. */
 let throttled: Exchange | undefined;
 
-/** A rate-limit header read the way RATE-001 reads it, as a number for counting. */
-function header(ex: Exchange, name: RateLimitHeader): number | undefined {
-  const value = rateLimitValue(ex, name);
-  return value === undefined ? undefined : Number(value);
-}
-
 describe('8 limits', () => {
   requirementTest('RATE-005', async (t) => {
-    const { client } = t.session;
-    const remaining = client.rateLimit.remaining;
-    if (remaining === undefined) return t.inconclusive('the target sent no usable X-RateLimit-Remaining, so the requests needed to reach the limit are unknown');
-    // The window's remaining requests, then the one that must be refused.
-    const needed = remaining + 1;
-    if (needed > client.remainingBudget()) {
-      t.inconclusive(`reaching the limit needs ${needed} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
-    }
-    // Each window allows the Remaining it announced plus the one request that must be refused.
-    let window = client.rateLimit.reset;
-    let allowance = needed;
-    let servedInWindow = 0;
-    let lastRemaining = remaining;
-    while (client.remainingBudget() > 0) {
-      const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
-      if (ex.response === undefined) return t.inconclusive(`no response during the burst (${ex.error?.code})`);
-      if (ex.response.status === 429) {
-        throttled = ex;
-        t.cite(ex);
-        t.record(checkRetryAfter(ex).map((f) => ({ ...f, requirement: t.id })));
-        return;
-      }
-      const reset = header(ex, 'x-ratelimit-reset');
-      const left = header(ex, 'x-ratelimit-remaining');
-      const refilled = left !== undefined && left > lastRemaining;
-      lastRemaining = left ?? lastRemaining;
-      // A new window began during the burst (short windows): start counting again. Remaining going
-      // back up says so too, for a Reset that does not change between windows (a relative one).
-      if ((reset !== undefined && reset !== window) || refilled) {
-        window = reset ?? window;
-        allowance = (left ?? 0) + 2;
-        servedInWindow = 1;
-        if (allowance > client.remainingBudget()) t.inconclusive(`a new window began during the burst and reaching its limit needs more requests than the budget has left`);
-        continue;
-      }
-      servedInWindow += 1;
-      if (servedInWindow >= allowance) {
-        t.fail(`${servedInWindow} requests were served in one window after X-RateLimit-Remaining announced ${allowance - 1} / Expected 429 once the window was used up`, ex);
-        return;
-      }
-    }
-    t.inconclusive('the request budget ran out before the limit was reached');
+    const { client, config } = t.session;
+    const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget()));
+    if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
+    const result = await runBurst(plan, () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }));
+    const spent = `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s (${result.served} served, ${result.concurrency.join(' then ')} at once), testing the limit of ${plan.tested.source}`;
+    t.observe(spent);
+    progressNote(spent, client.stats.requests);
+    if (result.observation !== undefined) t.observe(result.observation, result.last);
+    if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
+    if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
+    throttled = result.throttled;
+    t.cite(result.throttled);
+    t.record(checkRetryAfter(result.throttled).map((f) => ({ ...f, requirement: t.id })));
   });
 
   requirementTest('RATE-006', async (t) => {

@@ -1,0 +1,171 @@
+/**
+ * RATE-005's judgement of the burst, response by response: which window each served request fell
+ * in, whether one window served more than the limit under test, and whether a window ended
+ * before the limit was reached. Pure: the burst feeds it responses in the order they arrive.
+ *
+ * Windows are told apart by X-RateLimit-Reset when it is a Unix time (responses with the same
+ * Reset belong to the window that resets then, by the server's own account). With the plan's
+ * limit known, a Reset that says nothing usable does not stop the judgement: 2 × limit + 1
+ * requests served in less than a minute mean one minute-long window served more than the limit,
+ * however the windows are aligned.
+ */
+import { SPEC_WINDOW_MS, isAbsoluteReset, type LimitUnderTest } from './burst-plan.js';
+
+export interface BurstResponse {
+  seq: number;
+  status: number;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  reset?: number | undefined;
+  sentAt: number;
+  receivedAt: number;
+}
+
+export type TallyEvent =
+  | { kind: 'refused' }
+  /** One window served more than it may: proven, nothing more needs sending. */
+  | { kind: 'over'; message: string }
+  /** A new window began before the limit was reached in the previous one. */
+  | { kind: 'window-ended' }
+  | { kind: 'continue' };
+
+interface Window {
+  served: number;
+  /** seq and Remaining of each served response, for the allowance the headers claimed. */
+  entries: { seq: number; remaining: number | undefined }[];
+  limits: Set<number>;
+  firstSent: number;
+  lastReceived: number;
+  refused: boolean;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+export class BurstTally {
+  readonly #tested: LimitUnderTest;
+  readonly #windows = new Map<number, Window>();
+  #current: number | undefined;
+  #served = 0;
+  /** Start of the span the count-only rule measures (restarted when a minute has passed). */
+  #spanStart: number | undefined;
+  #spanServed = 0;
+  #lastReceived = 0;
+
+  constructor(tested: LimitUnderTest) {
+    this.#tested = tested;
+  }
+
+  /** Requests served (not refused) so far. */
+  get served(): number {
+    return this.#served;
+  }
+
+  add(r: BurstResponse): TallyEvent {
+    const window = isAbsoluteReset(r.reset) ? this.#window(r.reset, r) : undefined;
+    if (r.status === 429) {
+      if (window !== undefined) window.refused = true;
+      return { kind: 'refused' };
+    }
+    this.#served += 1;
+    this.#lastReceived = Math.max(this.#lastReceived, r.receivedAt);
+    let ended = false;
+    if (window !== undefined && r.reset !== undefined) {
+      window.served += 1;
+      window.entries.push({ seq: r.seq, remaining: r.remaining });
+      if (r.limit !== undefined) window.limits.add(r.limit);
+      window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
+      if (this.#current === undefined || r.reset > this.#current) {
+        ended = this.#current !== undefined;
+        this.#current = r.reset;
+      }
+      const over = this.#overInWindow(r.reset, window);
+      if (over !== undefined) return { kind: 'over', message: over };
+    }
+    const byCount = this.#overByCount(r);
+    if (byCount === 'over') return { kind: 'over', message: this.#countMessage() };
+    if (byCount === 'span-ended' && this.#windows.size === 0) ended = true;
+    return ended ? { kind: 'window-ended' } : { kind: 'continue' };
+  }
+
+  /**
+   * After the burst: a window that served more than the plan's limit before its 429 (or before the
+   * spend cap) is a violation, unless the target held to a Limit it advertised consistently, which
+   * RATE-004 judges against the plan. Undefined when no window served too many.
+   */
+  excess(): { violation?: string; observation?: string } {
+    if (!this.#tested.fromPlan) return {};
+    for (const [reset, w] of this.#windows) {
+      if (w.served <= this.#tested.limit) continue;
+      const advertised = w.limits.size === 1 ? [...w.limits][0] : undefined;
+      const where = this.#describe(reset, w);
+      if (w.refused && advertised !== undefined && w.served <= advertised) {
+        return { observation: `${where}: the target enforces its advertised X-RateLimit-Limit ${advertised}, not ${this.#tested.limit} (RATE-004 judges the limit against the plan)` };
+      }
+      return { violation: `${where} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up` };
+    }
+    return {};
+  }
+
+  #window(reset: number, r: BurstResponse): Window {
+    let w = this.#windows.get(reset);
+    if (w === undefined) {
+      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false };
+      this.#windows.set(reset, w);
+    }
+    w.firstSent = Math.min(w.firstSent, r.sentAt);
+    return w;
+  }
+
+  /** Beyond doubt in one window: 2 × limit + 1 under the plan, or more than the headers' own allowance without one. */
+  #overInWindow(reset: number, w: Window): string | undefined {
+    if (this.#tested.fromPlan) {
+      if (w.served < 2 * this.#tested.limit + 1) return undefined;
+      return `${this.#describe(reset, w)} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up`;
+    }
+    const allowance = allowanceOf(w);
+    if (allowance === undefined || w.served <= allowance) return undefined;
+    return `${this.#describe(reset, w)}, after X-RateLimit-Remaining announced ${allowance} / Expected 429 once the window was used up`;
+  }
+
+  /** The count-only rule, for a plan's limit when Reset cannot place requests in windows. */
+  #overByCount(r: BurstResponse): 'over' | 'span-ended' | undefined {
+    if (!this.#tested.fromPlan) return undefined;
+    this.#spanStart ??= r.sentAt;
+    if (r.receivedAt - this.#spanStart >= SPEC_WINDOW_MS) {
+      this.#spanStart = r.sentAt;
+      this.#spanServed = 1;
+      return 'span-ended';
+    }
+    this.#spanServed += 1;
+    return this.#spanServed >= 2 * this.#tested.limit + 1 ? 'over' : undefined;
+  }
+
+  #countMessage(): string {
+    const span = this.#lastReceived - (this.#spanStart ?? this.#lastReceived);
+    return (
+      `${this.#spanServed} requests served in ${seconds(span)}, less than one 60 s window, none refused: however the windows are aligned, ` +
+      `one of them served more than ${this.#tested.limit} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up`
+    );
+  }
+
+  #describe(reset: number, w: Window): string {
+    const refused = w.refused ? ' before its 429' : ', none refused';
+    return `${w.served} requests served in ${seconds(w.lastReceived - w.firstSent)} within one window (X-RateLimit-Reset ${reset} on each)${refused}`;
+  }
+}
+
+/**
+ * What the headers said the window allows: for each response, the requests of the window served
+ * up to it (by seq) plus the Remaining it announced; the largest, so reordering of concurrent
+ * responses can only raise it.
+ */
+function allowanceOf(w: Window): number | undefined {
+  const known = w.entries.filter((e): e is { seq: number; remaining: number } => e.remaining !== undefined);
+  if (known.length === 0) return undefined;
+  let best = 0;
+  for (const e of known) {
+    const rank = w.entries.filter((o) => o.seq <= e.seq).length;
+    best = Math.max(best, rank + e.remaining);
+  }
+  return best;
+}

@@ -1,0 +1,141 @@
+/**
+ * RATE-005's burst, sent: several senders at once so that the requests land inside one window
+ * even on a slow target, stopping at the first 429 (requests already in flight finish; nothing
+ * new is sent), at proof of a window that served too many, or at the spend cap. A window that
+ * ends before the limit is reached earns one more try with more senders, then the burst stops.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { parseHttpDateAnyForm } from '../http/retry-after.js';
+import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
+import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { BurstTally, type BurstResponse } from './burst-tally.js';
+
+type Planned = Extract<BurstPlan, { kind: 'burst' }>;
+
+export interface BurstResult {
+  outcome: 'refused' | 'over' | 'stopped';
+  /** The first 429, when one came. */
+  throttled?: Exchange;
+  /** The violation (over), or why the burst could not tell (stopped). */
+  message?: string;
+  /** What the count leaves open but is worth recording. */
+  observation?: string;
+  /** The exchange the verdict rests on. */
+  last?: Exchange;
+  spent: number;
+  served: number;
+  concurrency: number[];
+  elapsedMs: number;
+}
+
+/** The burst's view of the run so far: what the last keyed response said, and how fast the target answers. */
+export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs['plan'], budgetLeft: number): BurstInputs {
+  const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
+  const last = keyed.at(-1);
+  const latencies = keyed.slice(-20).map((e) => e.elapsedMs).sort((a, b) => a - b);
+  const latencyMs = latencies[Math.floor(latencies.length / 2)] ?? 100;
+  return {
+    plan,
+    limit: last === undefined ? undefined : header(last, 'x-ratelimit-limit'),
+    remaining: last === undefined ? undefined : header(last, 'x-ratelimit-remaining'),
+    reset: last === undefined ? undefined : header(last, 'x-ratelimit-reset'),
+    serverNowMs: last === undefined ? Date.now() : serverTimeOf(last),
+    latencyMs,
+    budgetLeft,
+  };
+}
+
+export async function runBurst(plan: Planned, send: () => Promise<Exchange>): Promise<BurstResult> {
+  const tally = new BurstTally(plan.tested);
+  const concurrency = [plan.concurrency];
+  const started = Date.now();
+  let spent = 0;
+  let stop: Omit<BurstResult, 'spent' | 'served' | 'concurrency' | 'elapsedMs'> | undefined;
+  let failure: unknown;
+  let windowsEnded = 0;
+  let latest: Exchange | undefined;
+
+  const onResponse = (ex: Exchange): void => {
+    latest = ex;
+    const event = tally.add(responseOf(ex));
+    if (stop !== undefined && event.kind !== 'refused') return;
+    if (event.kind === 'refused') {
+      // The first 429 to arrive is the one the burst provoked; later ones were in flight already.
+      if (stop?.outcome !== 'refused') stop = { outcome: 'refused', throttled: ex, last: ex };
+    } else if (event.kind === 'over') {
+      stop = { outcome: 'over', message: event.message, last: ex };
+    } else if (event.kind === 'window-ended') {
+      windowsEnded += 1;
+      if (windowsEnded >= 2) {
+        stop = {
+          outcome: 'stopped',
+          message: `could not exhaust the window at this latency: ${tally.served} requests served, ${concurrency.join(' then ')} at once, windows ended first`,
+          last: ex,
+        };
+      } else {
+        const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? SPEC_WINDOW_MS;
+        const next = retryConcurrency(concurrency.at(-1) ?? 1, plan.tested.limit + 1, ex.elapsedMs, whole);
+        concurrency.push(next);
+        grow(next);
+      }
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    while (stop === undefined && failure === undefined && spent < plan.spendCap) {
+      spent += 1;
+      try {
+        onResponse(await send());
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  const running = new Set<Promise<void>>();
+  const grow = (size: number): void => {
+    while (running.size < size) {
+      const p: Promise<void> = worker().finally(() => running.delete(p));
+      running.add(p);
+    }
+  };
+  grow(plan.concurrency);
+  while (running.size > 0) await Promise.race(running);
+
+  // A 429 or a proof decides the verdict even if a request in flight then failed.
+  if (stop === undefined && failure !== undefined) throw failure;
+  const figures = { spent, served: tally.served, concurrency, elapsedMs: Date.now() - started };
+  const { violation, observation } = tally.excess();
+  if (stop?.outcome === 'refused' && violation !== undefined) return { ...figures, ...stop, outcome: 'over', message: violation };
+  const noted = observation === undefined ? {} : { observation };
+  if (stop !== undefined) return { ...figures, ...stop, ...noted };
+  if (violation !== undefined) return { ...figures, outcome: 'over', message: violation, ...(latest === undefined ? {} : { last: latest }) };
+  return {
+    ...figures,
+    ...noted,
+    outcome: 'stopped',
+    message: `spent the burst's cap of ${plan.spendCap} requests (${tally.served} served) without reaching the limit in one window`,
+  };
+}
+
+function header(ex: Exchange, name: RateLimitHeader): number | undefined {
+  const value = rateLimitValue(ex, name);
+  return value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(value);
+}
+
+/** The server's clock when it answered: its Date header, else the local time the answer arrived. */
+function serverTimeOf(ex: Exchange): number {
+  const received = ex.sentAt + ex.elapsedMs;
+  return parseHttpDateAnyForm(ex.response?.headers['date'], received)?.ms ?? received;
+}
+
+function responseOf(ex: Exchange): BurstResponse {
+  return {
+    seq: ex.seq,
+    status: ex.response?.status ?? 0,
+    limit: header(ex, 'x-ratelimit-limit'),
+    remaining: header(ex, 'x-ratelimit-remaining'),
+    reset: header(ex, 'x-ratelimit-reset'),
+    sentAt: ex.sentAt,
+    receivedAt: ex.sentAt + ex.elapsedMs,
+  };
+}
