@@ -155,17 +155,18 @@ export class BurstTally {
 }
 
 /**
- * What the headers said the window allows: for each response, the requests of the window served
- * up to it (by seq) plus the Remaining it announced; the largest, so reordering of concurrent
- * responses can only raise it.
+ * What the headers said the window allows: for each response that announced requests left, the
+ * requests of the window served up to it (by seq) plus that Remaining; the largest, so reordering
+ * of concurrent responses can only raise it. A Remaining of 0 on a response served past the limit
+ * says nothing about the limit, so it counts only when no response announced more.
  */
 function allowanceOf(w: Window): number | undefined {
-  const known = w.entries.filter((e): e is { seq: number; remaining: number } => e.remaining !== undefined);
-  if (known.length === 0) return undefined;
-  let best = 0;
-  for (const e of known) {
-    const rank = w.entries.filter((o) => o.seq <= e.seq).length;
-    best = Math.max(best, rank + e.remaining);
+  const rank = (seq: number): number => w.entries.filter((o) => o.seq <= seq).length;
+  let best: number | undefined;
+  for (const e of w.entries) {
+    if (e.remaining !== undefined && e.remaining > 0) best = Math.max(best ?? 0, rank(e.seq) + e.remaining);
   }
-  return best;
+  if (best !== undefined) return best;
+  const zeros = w.entries.filter((e) => e.remaining === 0).map((e) => rank(e.seq));
+  return zeros.length === 0 ? undefined : Math.min(...zeros);
 }
