@@ -8,9 +8,15 @@ import { describe } from 'vitest';
 import { requirementTest } from '../src/conformance/requirement-test.js';
 import { checkRetryAfter } from '../src/checks/retry-after.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { planBurst } from '../src/session/burst-plan.js';
+import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
+import { exhaustDailyQuota, observedWindowMs } from '../src/session/daily-quota.js';
+import { checkDailyRefusal } from '../src/checks/daily-quota.js';
+import { PLAN_LIMITS } from '../src/run-config.js';
 import { burstInputsOf, runBurst } from '../src/session/burst.js';
 import { progressNote } from '../src/conformance/progress.js';
+
+/** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
+const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
 
 /** The 429 the burst obtained, shared with RATE-006. */
 let throttled: Exchange | undefined;
@@ -43,7 +49,38 @@ describe('8 limits', () => {
   });
 
   requirementTest('RATE-007', async (t) => {
-    const perDay = t.session.config.plan === undefined ? 'the plan' : t.session.config.plan;
-    t.inconclusive(`not exercised: exhausting the daily quota of ${perDay} would take the key out of service for a day and may get it banned`);
-  });
+    const { client, config } = t.session;
+    if (config.exhaustDailyQuota !== true) {
+      t.notExercised('exhausting the daily quota takes the key out of service for the rest of the day: opt in with --exhaust-daily-quota on a key made for the test');
+    }
+    const plan = limitFromPlan(config.plan, client.rateLimit.limit)?.plan;
+    if (plan === undefined) return t.inconclusive('the daily quota is unknown: give --plan (the advertised X-RateLimit-Limit is no plan\'s limit)');
+    const perDay = PLAN_LIMITS[plan].perDay;
+    const servedSoFar = (): number => client.exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429).length;
+    if (perDay + 1 - servedSoFar() > client.remainingBudget()) {
+      return t.inconclusive(`using up the ${plan} plan's ${perDay} requests a day needs up to ${perDay + 1 - servedSoFar()} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
+    }
+    const windowMs = observedWindowMs(client.exchanges);
+    const outcome = await exhaustDailyQuota({
+      plan,
+      windowMs,
+      runStartedAt: client.exchanges[0]?.sentAt ?? Date.now(),
+      send: (paced) => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: paced, retryOn429: false }),
+      served: servedSoFar,
+      note: (message) => progressNote(message, client.stats.requests),
+      now: Date.now,
+    });
+    if (outcome.kind === 'refused') {
+      t.cite(outcome.ex);
+      t.observe(`the daily quota ran out after ${outcome.served} requests served to this run`, outcome.ex);
+      t.record(checkDailyRefusal(outcome.ex, windowMs));
+    } else if (outcome.kind === 'not-enforced') {
+      t.fail(`${outcome.served} requests served to this key since the run began (${Math.round(outcome.elapsedMs / 1000)} s), none refused as over the daily quota / Expected 429 once the ${plan} plan's ${perDay} requests a day were used up`, outcome.last);
+    } else if (outcome.kind === 'window-headers') {
+      t.cite(outcome.first);
+      t.fail(`after ${outcome.served} requests served, a 429 described the per-minute window (Retry-After ${outcome.first.response?.headers['retry-after'] ?? 'none'}) and the request sent after that wait was refused again / Expected headers that describe the daily window once the daily quota applies`, outcome.second);
+    } else {
+      t.inconclusive(`${outcome.served} requests were served, more than the ${perDay} of a day, but a UTC day ended during the run`);
+    }
+  }, { timeoutMs: DAILY_QUOTA_TIMEOUT_MS });
 });

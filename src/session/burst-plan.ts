@@ -39,6 +39,8 @@ export interface LimitUnderTest {
   source: string;
   /** True when the limit comes from the plan table (given or matched): behaviour is judged against it, not the headers. */
   fromPlan: boolean;
+  /** The plan, when the limit is the plan table's. */
+  plan?: PlanName;
 }
 
 export type BurstPlan =
@@ -57,10 +59,10 @@ export type BurstPlan =
 
 /** The plan table's per-minute limit: from --plan, or the advertised Limit when it is one of the table's values. */
 export function limitFromPlan(plan: PlanName | undefined, advertisedLimit: number | undefined): LimitUnderTest | undefined {
-  if (plan !== undefined) return { limit: PLAN_LIMITS[plan].perMinute, source: `the ${plan} plan (--plan)`, fromPlan: true };
+  if (plan !== undefined) return { limit: PLAN_LIMITS[plan].perMinute, source: `the ${plan} plan (--plan)`, fromPlan: true, plan };
   const matched = (Object.keys(PLAN_LIMITS) as PlanName[]).find((p) => PLAN_LIMITS[p].perMinute === advertisedLimit);
   if (matched === undefined) return undefined;
-  return { limit: PLAN_LIMITS[matched].perMinute, source: `X-RateLimit-Limit ${advertisedLimit}, the ${matched} plan's limit`, fromPlan: true };
+  return { limit: PLAN_LIMITS[matched].perMinute, source: `X-RateLimit-Limit ${advertisedLimit}, the ${matched} plan's limit`, fromPlan: true, plan: matched };
 }
 
 /** Unix seconds between 2001 and the year 5138: a timestamp, not a relative count or milliseconds. */

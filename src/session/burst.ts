@@ -5,7 +5,7 @@
  * ends before the limit is reached earns one more try with more senders, then the burst stops.
  */
 import type { Exchange } from '../http/exchange.js';
-import { parseHttpDateAnyForm } from '../http/retry-after.js';
+import { serverTimeOf } from '../checks/server-time.js';
 import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
@@ -117,15 +117,10 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>): Pr
   };
 }
 
-function header(ex: Exchange, name: RateLimitHeader): number | undefined {
+/** A rate-limit header as a number, when it is an integer a number holds exactly. */
+export function header(ex: Exchange, name: RateLimitHeader): number | undefined {
   const value = rateLimitValue(ex, name);
   return value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(value);
-}
-
-/** The server's clock when it answered: its Date header, else the local time the answer arrived. */
-function serverTimeOf(ex: Exchange): number {
-  const received = ex.sentAt + ex.elapsedMs;
-  return parseHttpDateAnyForm(ex.response?.headers['date'], received)?.ms ?? received;
 }
 
 function responseOf(ex: Exchange): BurstResponse {
