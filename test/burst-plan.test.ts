@@ -46,6 +46,18 @@ describe('planBurst', () => {
     expect(planBurst(inputs({ plan: 'free', budgetLeft: 80 }))).toMatchObject({ kind: 'burst', spendCap: 80 });
   });
 
+  it('waits for a fresh window when too little of this one is left to reach its limit', () => {
+    // 50 requests of 80 ms in 0.5 s would need 16 senders; the window is 3 s long.
+    const plan = planBurst(inputs({ plan: 'free', remaining: 49, reset: NOW / 1000 + 0.5, latencyMs: 80, windowMs: 3_000 }));
+    expect(plan).toMatchObject({ kind: 'burst', waitFirstMs: 750, expected: 61, windowLeftMs: 3_000, concurrency: 4 });
+  });
+
+  it('starts at once when the rest of the window is enough', () => {
+    const plan = planBurst(inputs({ plan: 'free', remaining: 20, reset: NOW / 1000 + 2, latencyMs: 80, windowMs: 3_000 }));
+    expect(plan).toMatchObject({ kind: 'burst', expected: 21, windowLeftMs: 2_000, concurrency: 2 });
+    expect(plan).not.toHaveProperty('waitFirstMs');
+  });
+
   it('uses a whole spec window when Reset gives no time left', () => {
     expect(planBurst(inputs({ plan: 'free', reset: 12 }))).toMatchObject({ kind: 'burst', windowLeftMs: 60_000 });
   });

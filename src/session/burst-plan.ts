@@ -14,6 +14,8 @@ export const SPEC_WINDOW_MS = 60_000;
 export const MAX_CONCURRENCY = 32;
 /** The burst plans to fill this share of the time it has, leaving room for latency that varies. */
 const TIME_SHARE = 0.5;
+/** Past the Reset before the first request of the next window, for clocks and whole seconds. */
+const WAIT_MARGIN_MS = 250;
 /** A Reset further ahead than this is not the per-minute window (a day, or nonsense). */
 const WINDOW_HORIZON_MS = 3_600_000;
 
@@ -30,6 +32,8 @@ export interface BurstInputs {
   /** Typical time of one exchange with the target (median elapsedMs). */
   latencyMs: number;
   budgetLeft: number;
+  /** The window's length as the run saw it (the longest time to a Reset, at most a minute). */
+  windowMs?: number | undefined;
 }
 
 export interface LimitUnderTest {
@@ -52,6 +56,11 @@ export type BurstPlan =
       expected: number;
       /** Time left in the current window, as far as the headers tell (else a whole window). */
       windowLeftMs: number;
+      /**
+       * Wait this long first: the current window has too little time left to reach its limit,
+       * and trying would spend its remainder for nothing. Then plan for a whole window.
+       */
+      waitFirstMs?: number;
       concurrency: number;
       /** Most requests the burst may send, in-flight ones included. */
       spendCap: number;
@@ -102,15 +111,24 @@ export function planBurst(inputs: BurstInputs): BurstPlan {
   if (needed > budgetLeft) {
     return { kind: 'cannot', reason: `reaching the limit needs ${needed} more requests and the run's budget has ${budgetLeft} left (raise --max-requests)` };
   }
-  const left = windowLeftMs(inputs.reset, inputs.serverNowMs) ?? SPEC_WINDOW_MS;
-  return {
-    kind: 'burst',
-    tested,
-    expected,
-    windowLeftMs: left,
-    concurrency: concurrencyFor(expected, inputs.latencyMs, left),
-    spendCap: Math.min(spendCap, budgetLeft),
-  };
+  const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
+  const whole = Math.min(SPEC_WINDOW_MS, Math.max(inputs.windowMs ?? SPEC_WINDOW_MS, left ?? 0));
+  const cap = Math.min(spendCap, budgetLeft);
+  if (left !== undefined && tooLittleTime(expected, inputs.latencyMs, left, whole)) {
+    const fresh = tested.limit + 1;
+    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap };
+  }
+  const time = left ?? whole;
+  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap };
+}
+
+/**
+ * The rest of the window is too short when even a quarter of the most senders allowed would not
+ * fit the requests in half of it, and it is under half a window: waiting for the next is cheaper.
+ */
+function tooLittleTime(count: number, latencyMs: number, leftMs: number, wholeMs: number): boolean {
+  const wanted = Math.ceil((count * Math.max(1, latencyMs)) / (TIME_SHARE * Math.max(1, leftMs)));
+  return wanted > MAX_CONCURRENCY / 4 && leftMs < wholeMs / 2;
 }
 
 /** Without a plan, the advertised Limit and Remaining, only while they are plausible. */

@@ -6,11 +6,15 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { serverTimeOf } from '../checks/server-time.js';
+import { resetAheadMs } from '../checks/daily-quota.js';
 import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
+
+/** Reset has whole seconds. */
+const SLACK_MS = 2_000;
 
 export interface BurstResult {
   outcome: 'refused' | 'over' | 'stopped';
@@ -42,10 +46,23 @@ export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs[
     serverNowMs: last === undefined ? Date.now() : serverTimeOf(last),
     latencyMs,
     budgetLeft,
+    windowMs: observedWindowMs(exchanges),
   };
 }
 
-export async function runBurst(plan: Planned, send: () => Promise<Exchange>): Promise<BurstResult> {
+/** The longest time to a Reset within a minute that the run's keyed responses showed: the per-minute window. */
+export function observedWindowMs(exchanges: readonly Exchange[]): number {
+  let longest: number | undefined;
+  for (const ex of exchanges) {
+    if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
+    const ahead = resetAheadMs(ex);
+    if (ahead !== undefined && ahead > 0 && ahead <= SPEC_WINDOW_MS + SLACK_MS) longest = Math.max(longest ?? 0, ahead);
+  }
+  return Math.min(SPEC_WINDOW_MS, longest ?? SPEC_WINDOW_MS);
+}
+
+export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+  if (plan.waitFirstMs !== undefined) await sleep(plan.waitFirstMs);
   const tally = new BurstTally(plan.tested);
   const concurrency = [plan.concurrency];
   const started = Date.now();
@@ -54,9 +71,18 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>): Pr
   let failure: unknown;
   let windowsEnded = 0;
   let latest: Exchange | undefined;
+  let inFlight = 0;
+  // Remaining of the most recently sent request that was answered: more than it + 1 in flight
+  // would only add 429s after the first (a Remaining above the limit under test is ignored).
+  let newest = { seq: 0, remaining: Number.POSITIVE_INFINITY };
+  let wake = (): void => undefined;
+  let answered = new Promise<void>((resolve) => (wake = resolve));
+  const allowedInFlight = (): number => (newest.remaining <= plan.tested.limit ? newest.remaining + 1 : Number.POSITIVE_INFINITY);
 
   const onResponse = (ex: Exchange): void => {
     latest = ex;
+    const remaining = header(ex, 'x-ratelimit-remaining');
+    if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
     const event = tally.add(responseOf(ex));
     if (stop !== undefined && event.kind !== 'refused') return;
     if (event.kind === 'refused') {
@@ -83,11 +109,20 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>): Pr
 
   const worker = async (): Promise<void> => {
     while (stop === undefined && failure === undefined && spent < plan.spendCap) {
+      if (inFlight >= allowedInFlight()) {
+        await answered;
+        continue;
+      }
       spent += 1;
+      inFlight += 1;
       try {
         onResponse(await send());
       } catch (error) {
         failure ??= error;
+      } finally {
+        inFlight -= 1;
+        wake();
+        answered = new Promise<void>((resolve) => (wake = resolve));
       }
     }
   };

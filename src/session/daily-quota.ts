@@ -7,7 +7,6 @@
 import type { Exchange } from '../http/exchange.js';
 import { isDailyRefusal, resetAheadMs } from '../checks/daily-quota.js';
 import { PLAN_LIMITS, type PlanName } from '../run-config.js';
-import { SPEC_WINDOW_MS } from './burst-plan.js';
 import { header } from './burst.js';
 
 const DAY_MS = 86_400_000;
@@ -39,17 +38,6 @@ export type DayOutcome =
   | { kind: 'window-headers'; first: Exchange; second: Exchange; served: number }
   /** More than the day's quota was served, but a UTC day ended during the run. */
   | { kind: 'day-changed'; served: number };
-
-/** The longest time to a Reset within a minute that the run's keyed responses showed: the per-minute window. */
-export function observedWindowMs(exchanges: readonly Exchange[]): number {
-  let longest: number | undefined;
-  for (const ex of exchanges) {
-    if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
-    const ahead = resetAheadMs(ex);
-    if (ahead !== undefined && ahead > 0 && ahead <= SPEC_WINDOW_MS + SLACK_MS) longest = Math.max(longest ?? 0, ahead);
-  }
-  return Math.min(SPEC_WINDOW_MS, longest ?? SPEC_WINDOW_MS);
-}
 
 /** What it costs, said before a request is spent on it. */
 export function costLine(plan: PlanName): string {
