@@ -3,6 +3,9 @@ import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
 import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
 
+/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
+const IN_FLIGHT_TOLERANCE_MS = 1;
+
 /**
  * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
  * as the same window; falling by more than one is accepted (a shared key), and Remaining may
@@ -13,6 +16,9 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   const [earlier, later] = prev.seq <= next.seq ? [prev, next] : [next, prev];
   if (earlier.request.auth !== 'key' || later.request.auth !== 'key') return [];
   if (earlier.response === undefined || later.response === undefined) return [];
+  // Requests in flight together (a concurrent burst) reach the server in either order: only a
+  // pair whose first answer had arrived before the second was sent has an order to judge.
+  if (earlier.sentAt + earlier.elapsedMs > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');
