@@ -81,7 +81,7 @@ describe('8 limits', () => {
       runStartedAt: client.exchanges[0]?.sentAt ?? Date.now(),
       send: (paced) => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: paced, retryOn429: false }),
       served: servedSoFar,
-      note: (message) => progressNote(message, client.stats.requests),
+      note: (message) => progressNote(message, client.stats.requests, true),
       now: Date.now,
     });
     if (outcome.kind === 'refused') {
