@@ -133,6 +133,20 @@ describe('BurstTally', () => {
     expect(events.at(-1)).toEqual({ kind: 'over', message: expect.stringMatching(/^121 requests served in 1\.2 s, less than one 60 s window, none refused/) as unknown });
   });
 
+  it('trusts a Reset shared by many responses over the count: short windows may serve 2 × limit + 1 in under a minute', () => {
+    const tally = new BurstTally(FREE);
+    // 1 s windows of 100 (the limit RATE-004 judges): 50 in one, 71 in the next, neither over 100.
+    const events = [...served(50, 1, { limit: 100 }), ...served(71, 51, { limit: 100, reset: WINDOW_END_S + 1 })].map((r) => tally.add(r).kind);
+    expect(events).not.toContain('over');
+  });
+
+  it('does not trust made-up Unix times that differ on every response', () => {
+    const tally = new BurstTally(FREE);
+    const events = served(121, 1).map((r, i) => tally.add({ ...r, reset: WINDOW_END_S + i * 7 }));
+    expect(events.slice(0, 120).map((e) => e.kind)).toEqual(Array(120).fill('continue'));
+    expect(events.at(-1)).toMatchObject({ kind: 'over' });
+  });
+
   it('without a usable Reset, starts the count again after a minute', () => {
     const tally = new BurstTally(FREE);
     const slow = served(121, 1, { reset: undefined }).map((r, i) => ({ ...r, sentAt: NOW + i * 600, receivedAt: NOW + i * 600 + 5 }));

@@ -75,14 +75,15 @@ export class BurstTally {
       if (r.limit !== undefined) window.limits.add(r.limit);
       window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
       if (this.#current === undefined || r.reset > this.#current) {
-        ended = this.#current !== undefined;
+        // A window with a single response is no window the burst tried to use up (or a made-up Reset).
+        ended = (this.#windows.get(this.#current ?? -1)?.served ?? 0) >= 2;
         this.#current = r.reset;
       }
       const over = this.#overInWindow(r.reset, window);
       if (over !== undefined) return { kind: 'over', message: over };
     }
     const byCount = this.#overByCount(r);
-    if (byCount === 'over') return { kind: 'over', message: this.#countMessage() };
+    if (byCount === 'over' && !this.#resetPlacesRequests()) return { kind: 'over', message: this.#countMessage() };
     if (byCount === 'span-ended' && this.#windows.size === 0) ended = true;
     return ended ? { kind: 'window-ended' } : { kind: 'continue' };
   }
@@ -125,6 +126,15 @@ export class BurstTally {
     const allowance = allowanceOf(w);
     if (allowance === undefined || w.served <= allowance) return undefined;
     return `${this.#describe(reset, w)}, after X-RateLimit-Remaining announced ${allowance} / Expected 429 once the window was used up`;
+  }
+
+  /**
+   * Reset places requests in windows when it is a Unix time shared by many responses; made-up
+   * values that differ on almost every response place nothing, and the count decides.
+   */
+  #resetPlacesRequests(): boolean {
+    const windows = this.#windows.size;
+    return windows > 0 && (windows <= 4 || windows <= this.#served / 4);
   }
 
   /** The count-only rule, for a plan's limit when Reset cannot place requests in windows. */
