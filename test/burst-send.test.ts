@@ -69,6 +69,22 @@ describe('runBurst', () => {
     expect(result.spent).toBeLessThanOrEqual(121);
   });
 
+  it('keeps a proven excess when the budget runs out before the proof is complete', async () => {
+    const server = windowServer(60, { enforce: false });
+    let calls = 0;
+    const send = (): Promise<Exchange> => (++calls > 70 ? Promise.reject(new Error('budget exhausted')) : server.send());
+    const result = await runBurst(planFor(60, { latencyMs: 1 }), send, noSleep);
+    expect(result.outcome).toBe('over');
+    expect(result.message).toMatch(/^70 requests served .* none refused \/ Expected 429 once 60/);
+  });
+
+  it('rethrows a client error when nothing was proven (the test wrapper makes it inconclusive)', async () => {
+    const server = windowServer(60);
+    let calls = 0;
+    const send = (): Promise<Exchange> => (++calls > 10 ? Promise.reject(new Error('budget exhausted')) : server.send());
+    await expect(runBurst(planFor(60, { latencyMs: 1 }), send, noSleep)).rejects.toThrow('budget exhausted');
+  });
+
   it('never has more requests in flight than the senders planned', async () => {
     const server = windowServer(60, { delayMs: 5 });
     await runBurst(planFor(60, { latencyMs: 5 }), server.send, noSleep);

@@ -136,10 +136,10 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   grow(plan.concurrency);
   while (running.size > 0) await Promise.race(running);
 
-  // A 429 or a proof decides the verdict even if a request in flight then failed.
-  if (stop === undefined && failure !== undefined) throw failure;
   const figures = { spent, served: tally.served, concurrency, elapsedMs: Date.now() - started };
   const { violation, observation } = tally.excess();
+  // A 429 or a proof decides the verdict even if a request in flight then failed (or the budget ran out).
+  if (stop === undefined && violation === undefined && failure !== undefined) throw failure;
   if (stop?.outcome === 'refused' && violation !== undefined) return { ...figures, ...stop, outcome: 'over', message: violation };
   const noted = observation === undefined ? {} : { observation };
   if (stop !== undefined) return { ...figures, ...stop, ...noted };
