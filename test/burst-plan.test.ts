@@ -104,6 +104,17 @@ describe('BurstTally', () => {
     expect(tally.excess().violation).toMatch(/^61 requests served in 0\.6 s within one window \(X-RateLimit-Reset \d+ on each\), none refused \/ Expected 429 once 60/);
   });
 
+  it('allows what a limiter refilling at the plan\'s rate adds over a longer burst', () => {
+    const slow = (n: number) => served(n, 1).map((r, i) => ({ ...r, sentAt: NOW + i * 70, receivedAt: NOW + i * 70 + 5 }));
+    // 64 answered over 4.4 s: up to 4 refilled requests are allowed, so 64 is no proof.
+    const within = new BurstTally(FREE);
+    for (const r of slow(64)) within.add(r);
+    expect(within.excess()).toEqual({});
+    const over = new BurstTally(FREE);
+    for (const r of slow(66)) over.add(r);
+    expect(over.excess().violation).toMatch(/^66 requests served in 4\.6 s .* \(at most 64, allowing for a limiter that refills at that rate\)$/);
+  });
+
   it('proves the excess at once at 2 × limit + 1 in one window', () => {
     const tally = new BurstTally(FREE);
     const events = served(121, 1).map((r) => tally.add(r).kind);
