@@ -35,6 +35,11 @@ describe('CLI usage errors answer with one line and exit code 2', () => {
     expectOneLineUsageError(await runCli(['--max-requests', 'lots']), /--max-requests must be an integer/);
   });
 
+  it('refuses --exhaust-daily-quota with a budget below the plan\'s daily quota plus the run', async () => {
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota']), /--exhaust-daily-quota on the free plan needs --max-requests of at least 1400/);
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--plan', 'pro', '--max-requests', '5000']), /at least 10400 .* got 5000/);
+  });
+
   it('reports an unreachable target without spending a request', async () => {
     const port = await closedPort();
     const result = await runCli(['--base-url', `http://127.0.0.1:${port}/v1`], { PETSTORE_API_KEY: 'secret-key-for-test' });

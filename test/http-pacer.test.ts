@@ -276,6 +276,45 @@ describe('halting on repeated 429s', () => {
     expect(pacer.throttled).toBe(2);
   });
 
+  it('does not count 429s to requests sent before the first 429 arrived (a concurrent burst in flight)', () => {
+    const pacer = new Pacer({});
+    // Requests 1-4 were all sent before any answer came back; 2 is the first 429 to arrive.
+    pacer.observe(1, 'key', response(200), T0, 4);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 10, 4);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 20, 4);
+    pacer.observe(4, 'key', response(429, { 'retry-after': '1' }), T0 + 30, 4);
+    expect(pacer.throttledTooOften).toBe(false);
+    expect(pacer.throttled).toBe(3);
+    // Nor do they grow the backoff: the next real 429's wait is the second step (2 s), not the fourth.
+    pacer.observe(5, 'key', response(200), T0 + 2_000, 5);
+    pacer.observe(6, 'key', response(429, { 'retry-after': '0' }), T0 + 3_000, 6);
+    expect(lastThrottleDelay(pacer, T0 + 3_000)).toBe(2_000);
+  });
+
+  it('halts on a 429 to a request sent after the first 429 arrived', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 5, 2);
+    expect(pacer.throttledTooOften).toBe(false);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    expect(pacer.throttledTooOften).toBe(true);
+  });
+
+  it('keeps the later Retry-After of an in-flight 429', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '5' }), T0 + 5, 2);
+    expect(pacer.state.retryAfterUntil).toBe(T0 + 5_005);
+  });
+
+  it('does not let an in-flight success clear the count of 429s in a row', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(200), T0 + 5, 2);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    expect(pacer.throttledTooOften).toBe(true);
+  });
+
   it('counts 429s of every auth mode', () => {
     const pacer = new Pacer({});
     const see = observer(pacer);

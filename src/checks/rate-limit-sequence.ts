@@ -26,6 +26,9 @@ const keyedPair = (a: Exchange, b: Exchange): boolean =>
 /** The pair in the order the requests were sent; the later one is the one judged. */
 const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.seq ? [a, b] : [b, a]);
 
+/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
+const IN_FLIGHT_TOLERANCE_MS = 1;
+
 /**
  * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
  * as the same window; falling by more than one is accepted (a shared key), and Remaining may
@@ -36,6 +39,9 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // Tolerates callers handing the pair over in either order; the later request is the one judged.
   const [earlier, later] = inOrder(prev, next);
   if (!keyedPair(earlier, later)) return [];
+  // Requests in flight together (a concurrent burst) reach the server in either order: only a
+  // pair whose first answer had arrived before the second was sent has an order to judge.
+  if (earlier.sentAt + earlier.elapsedMs > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');

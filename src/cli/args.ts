@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
-import type { PlanName } from '../run-config.js';
+import { PLAN_LIMITS, type PlanName } from '../run-config.js';
 
 export class UsageError extends Error {
   readonly exitCode = 2;
@@ -32,6 +32,8 @@ export interface RunOptions {
   only: string[];
   plan?: PlanName;
   caFile?: string;
+  /** RATE-007: spend the key's whole daily quota to see it enforced (a key made for the test only). */
+  exhaustDailyQuota: boolean;
 }
 
 /** Re-render a saved report.json in other formats. */
@@ -95,6 +97,8 @@ Options:
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
+  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up: only on a key made for the
+                         test; needs --plan and --max-requests above the plan's daily quota
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
   --format <f>           diff only: text (default) or markdown (for a PR comment)
   --output <file>        diff only: write the diff to a file instead of stdout
@@ -148,6 +152,20 @@ function diffCommand(files: readonly string[], format: string | undefined, outpu
   return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
 }
 
+/** Requests a run takes besides using up the day (the default budget). */
+const RUN_REQUESTS = 400;
+
+/** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
+function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
+  // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
+  const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
+  if (known === undefined) return;
+  const needed = PLAN_LIMITS[known].perDay + RUN_REQUESTS;
+  if (maxRequests < needed) {
+    throw new UsageError(`--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${RUN_REQUESTS} for the run), got ${maxRequests}`);
+  }
+}
+
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
   let parsed;
   try {
@@ -171,6 +189,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         ca: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
+        'exhaust-daily-quota': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -226,7 +245,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     only: list(v.only),
     ...(plan === undefined ? {} : { plan: plan as PlanName }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),
+    exhaustDailyQuota: v['exhaust-daily-quota'] === true,
   };
+  if (options.exhaustDailyQuota) checkDailyQuotaBudget(plan as PlanName | undefined, baseUrl, options.maxRequests);
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
   return { command: 'run', ...options };
 }

@@ -95,6 +95,7 @@ export async function runConformance(
     selected,
     ...(replay === undefined ? {} : { replay }),
     ...(ca === undefined ? {} : { ca }),
+    exhaustDailyQuota: options.exhaustDailyQuota,
   };
   const reporter = new ComplianceReporter(listener);
   const runErrors: string[] = [];

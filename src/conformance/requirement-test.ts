@@ -233,9 +233,9 @@ function summarise(violations: readonly Finding[]): string {
 
 type Collect = (run: RequirementRun) => Finding[];
 
-function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect): void {
+function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect, timeoutMs = TEST_TIMEOUT_MS): void {
   const requirement = getRequirement(id);
-  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: TEST_TIMEOUT_MS }, async (ctx) => {
+  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: timeoutMs }, async (ctx) => {
     const session = getSession();
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
@@ -283,9 +283,12 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
   });
 }
 
-/** A test of one requirement; its verdict comes from the findings it records while it runs. */
-export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>): void {
-  declare(id, body, (run) => run.findings());
+/**
+ * A test of one requirement; its verdict comes from the findings it records while it runs.
+ * `timeoutMs` is for the opt-in tests that pace through far more than one window.
+ */
+export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>, options: { timeoutMs?: number } = {}): void {
+  declare(id, body, (run) => run.findings(), options.timeoutMs);
 }
 
 /**

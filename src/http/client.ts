@@ -261,6 +261,6 @@ class Client implements ConformanceClient {
       return;
     }
     this.consecutiveTransportFailures = 0;
-    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now());
+    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now(), this.seq);
   }
 }

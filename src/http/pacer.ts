@@ -52,7 +52,11 @@ export class Pacer {
   private readonly deadlineAt: number | undefined;
   private readonly limits: RateLimitState = {};
   private throttledCount = 0;
+  /** 429s answered to requests sent after the previous 429 arrived: these alone grow the backoff and count towards a halt. */
+  private answered429 = 0;
   private consecutive429 = 0;
+  /** Highest seq already sent when the last counted 429 arrived: responses up to it were in flight then. */
+  private sentWhen429 = 0;
   /** X-RateLimit-Reset turned into Unix ms when it was observed. */
   private resetAtMs: number | undefined;
   /** seq of the keyed response the window state comes from, and of the last 429. */
@@ -83,17 +87,30 @@ export class Pacer {
   /**
    * Updates the account from a response: the window from a keyed one (the other auth modes hit
    * other buckets), the Retry-After deadline and backoff from any 429.
+   *
+   * `sentSoFar` is the highest seq sent when this response arrived. A response to a request sent
+   * before the last 429 arrived (a concurrent burst's in-flight requests) neither counts as a
+   * 429 "in a row" nor clears that count: the client could not have heeded a 429 it had not seen.
    */
-  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number): void {
+  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number, sentSoFar = seq): void {
     if (auth === 'key') this.observeWindow(seq, res.headers, now);
+    const inFlightAtLast429 = seq <= this.sentWhen429;
 
     if (res.status !== 429) {
-      this.consecutive429 = 0;
+      if (!inFlightAtLast429) this.consecutive429 = 0;
       return;
     }
     this.throttledCount++;
+    if (inFlightAtLast429) {
+      // Its Retry-After may still be later than the first one's: keep the later deadline.
+      const until = now + this.retryAfterOf(res.headers, now, this.backoff());
+      this.limits.retryAfterUntil = Math.max(this.limits.retryAfterUntil ?? 0, until);
+      return;
+    }
+    this.answered429++;
     this.consecutive429++;
-    this.limits.retryAfterUntil = now + this.throttleDelay(res.headers, now);
+    this.sentWhen429 = Math.max(seq, sentSoFar);
+    this.limits.retryAfterUntil = now + this.retryAfterOf(res.headers, now, this.backoff());
     const exact = retryAfterDelayMs(res.headers, now);
     this.retryAfterExactUntil = exact === undefined ? undefined : now + exact;
     this.retryAfterSeq = seq;
@@ -161,9 +178,13 @@ export class Pacer {
     if (remaining !== undefined || reset !== undefined) this.windowSeq = seq;
   }
 
-  /** Exponential backoff over the run's 429s, stretched to the server's Retry-After (or Reset). */
-  private throttleDelay(headers: Record<string, string>, now: number): number {
-    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (this.throttledCount - 1));
+  /** Exponential backoff over the run's answered 429s. */
+  private backoff(): number {
+    return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (Math.max(1, this.answered429) - 1));
+  }
+
+  /** The backoff, stretched to the server's Retry-After (or Reset). */
+  private retryAfterOf(headers: Record<string, string>, now: number, backoff: number): number {
     const retryAfter = parseRetryAfter(headers['retry-after'], now);
     if (retryAfter !== undefined) return Math.max(backoff, retryAfter.delayMs);
     const reset = parseCount(headers['x-ratelimit-reset']);
