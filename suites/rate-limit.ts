@@ -79,7 +79,7 @@ describe('8 limits', () => {
   requirementTest('RATE-007', async (t) => {
     const { client, config } = t.session;
     if (config.exhaustDailyQuota !== true) {
-      t.notExercised('exhausting the daily quota takes the key out of service for the rest of the day: opt in with --exhaust-daily-quota on a key made for the test');
+      t.notExercised('exhausting the daily quota takes the key out of service for the rest of the day; opt in with --exhaust-daily-quota on a key made for the test');
     }
     const plan = limitFromPlan(config.plan, client.rateLimit.limit)?.plan;
     if (plan === undefined) return t.inconclusive('the daily quota is unknown: give --plan (the advertised X-RateLimit-Limit is no plan\'s limit)');
