@@ -9,7 +9,7 @@
  * measurable cost in time for a run that keeps little alive (see bench/).
  */
 import { parseCommandLine, USAGE, type ReporterName } from './args.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../api/run.js';
 import { createProgress } from './progress.js';
 import { haltLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from '../tool-info.js';

@@ -6,7 +6,7 @@
 import type { ReplayOptions } from './args.js';
 import { loadReport } from '../report/load.js';
 import { writeReports } from '../report/write.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../api/run.js';
 import { renderSummary, styleFor } from './terminal.js';
 
 export async function replay(command: ReplayOptions): Promise<number> {

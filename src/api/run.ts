@@ -14,7 +14,7 @@ import { buildReport } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
-import { UsageError, type RunOptions } from './args.js';
+import { UsageError, type RunOptions } from '../cli/args.js';
 import { checkReachable } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 
