@@ -1,38 +1,32 @@
 /**
  * One conformance run: resolve the target (the embedded reference server when no base URL is
  * given), check it is reachable, run suites/all.conformance.ts through vitest's Node API in a
- * single worker (one client, one rate-limit account for every suite), then build and write the
- * reports. Returns the report; main.ts decides the exit code.
+ * single worker (one client, one rate-limit account for every suite), then build the report.
+ * Resolves to the report whatever the target did; throws only ConformanceUsageError for bad
+ * options. Writes nothing to the console and leaves the process as it found it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { startVitest } from 'vitest/node';
+import { startVitest, type Vitest } from 'vitest/node';
 import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
-import { loadCatalog, selectRequirements } from '../catalog.js';
+import { loadCatalog } from '../catalog.js';
 import type { RunConfig } from '../run-config.js';
-import { buildReport } from '../report/build.js';
+import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
 import type { Report } from '../report/types.js';
-import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
+import { ComplianceReporter } from '../../reporters/compliance.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
-import { UsageError, type RunOptions } from '../cli/args.js';
-import { checkReachable } from './preflight.js';
+import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
+import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
+import { haltedReport, type RunHalt } from './halt.js';
 
 /** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
 const EMBEDDED_WINDOW_SECONDS = 1;
 const MAX_BODY_BYTES = 1024 * 1024;
+export const ABORTED_MESSAGE = 'the run was aborted by its caller; nothing more was sent';
+const PREFLIGHT_HALTS: ReadonlySet<string> = new Set(['bad-key', 'wrong-base-url']);
 
 export function keyFingerprint(key: string): string {
   return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
-}
-
-async function readCa(file: string | undefined): Promise<string | undefined> {
-  if (file === undefined) return undefined;
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read --ca file "${file}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
 }
 
 interface Target {
@@ -43,13 +37,13 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function resolveTarget(options: RunOptions, ca: string | undefined): Promise<Target> {
+async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   if (options.baseUrl === undefined) {
     const server = await startReferenceServer({ windowSeconds: EMBEDDED_WINDOW_SECONDS });
     // The embedded key is a Free-plan key, so the plan check is exercised too.
     return { baseUrl: server.baseUrl, apiKey: server.keys.free, plan: options.plan ?? 'free', embedded: true, close: () => server.close() };
   }
-  await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(ca === undefined ? {} : { ca }) });
+  await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
   return {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey ?? '',
@@ -59,66 +53,112 @@ async function resolveTarget(options: RunOptions, ca: string | undefined): Promi
   };
 }
 
-export interface RunResult {
-  report: Report;
+/**
+ * vitest marks the exit code of the process that hosts it and sets TEST/VITEST/NODE_ENV: a
+ * library must leave its caller's process as it was.
+ */
+async function keepingProcessState<T>(work: () => Promise<T>): Promise<T> {
+  const exitCode = process.exitCode;
+  const env = Object.fromEntries(['TEST', 'VITEST', 'NODE_ENV'].map((name) => [name, process.env[name]]));
+  try {
+    return await work();
+  } finally {
+    process.exitCode = exitCode;
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }
 
-export async function runConformance(
-  options: RunOptions,
-  listener: ProgressListener = {},
-  replay?: RunConfig['replay'],
-): Promise<RunResult> {
-  const catalog = loadCatalog();
-  let selected: string[];
+/** Runs the suites; an abort cancels vitest's run, and the worker's tests stop the client (requirement-test.ts). */
+async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal: AbortSignal | undefined): Promise<void> {
+  let vitest: Vitest | undefined;
+  const cancel = (): void => void vitest?.cancelCurrentRun('keyboard-input');
+  const grab = { onInit: (ctx: Vitest) => { vitest = ctx; if (signal?.aborted === true) cancel(); } };
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
-    selected = options.only.length === 0 ? [] : [...selectRequirements(options.only)];
-  } catch (error) {
-    throw new UsageError(`--only: ${(error as Error).message}`);
+    const started = await startVitest('test', [], suiteOptions({ reporters: [grab, reporter], provide: { runConfig: config } }), VITE_OPTIONS);
+    await started.close();
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
-  const ca = await readCa(options.caFile);
-  const target = await resolveTarget(options, ca);
+}
+
+/** A function, not an inline test, so the compiler does not carry the first answer over an await. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** A test that vitest's cancellation cut short broke for the caller's reason, not for one of ours. */
+function withoutAbortErrors(outcomes: readonly TestOutcome[]): TestOutcome[] {
+  return outcomes.map((o) => {
+    if (o.internalError === undefined || !/aborted/i.test(o.internalError)) return o;
+    const { internalError: _dropped, ...rest } = o;
+    return { ...rest, status: 'inconclusive', reason: ABORTED_MESSAGE };
+  });
+}
+
+export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  const resolved = resolveOptions(options);
+  const catalog = loadCatalog();
   const startedAt = new Date();
   const started = performance.now();
   const runId = randomBytes(5).toString('hex');
-  const config: RunConfig = {
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    seed: options.seed,
-    runId,
-    readOnly: options.readOnly,
-    maxRequests: options.maxRequests,
-    timeoutMs: options.timeoutMs,
-    maxBodyBytes: MAX_BODY_BYTES,
-    maxWaitMs: options.maxWaitMs,
-    ...(options.deadlineMs === undefined ? {} : { deadlineAt: Date.now() + options.deadlineMs }),
-    ...(target.plan === undefined ? {} : { plan: target.plan }),
-    selected,
-    ...(replay === undefined ? {} : { replay }),
-    ...(ca === undefined ? {} : { ca }),
-  };
-  const reporter = new ComplianceReporter(listener);
-  const runErrors: string[] = [];
-  try {
-    const vitest = await startVitest('test', [], suiteOptions({ reporters: [reporter], provide: { runConfig: config } }), VITE_OPTIONS);
-    await vitest.close();
-  } finally {
-    await target.close();
-  }
-  runErrors.push(...reporter.errors);
-  const report = buildReport(catalog, reporter.outcomes, {
+  const info = (target: Pick<Target, 'baseUrl' | 'embedded' | 'apiKey' | 'plan'>, runErrors: string[]): RunInfo => ({
     tool: toolInfo(),
     target: {
       baseUrl: target.baseUrl,
       embedded: target.embedded,
-      keyFingerprint: keyFingerprint(target.apiKey),
+      ...(target.apiKey === '' ? {} : { keyFingerprint: keyFingerprint(target.apiKey) }),
       ...(target.plan === undefined ? {} : { plan: target.plan }),
     },
-    seed: options.seed,
+    seed: resolved.seed,
     runId,
     startedAt,
     durationMs: performance.now() - started,
-    options: { readOnly: options.readOnly, maxRequests: options.maxRequests, timeoutMs: options.timeoutMs, only: options.only },
+    options: { readOnly: resolved.readOnly, maxRequests: resolved.maxRequests, timeoutMs: resolved.timeoutMs, only: resolved.only },
     runErrors,
   });
-  return { report };
+  const stopped = (halt: RunHalt): Report => {
+    const target = { baseUrl: resolved.baseUrl ?? 'embedded', embedded: resolved.baseUrl === undefined, apiKey: resolved.apiKey ?? '', ...(resolved.plan === undefined ? {} : { plan: resolved.plan }) };
+    return haltedReport(buildReport(catalog, [], info(target, [])), halt, resolved.selected);
+  };
+  if (isAborted(resolved.signal)) return stopped({ reason: 'aborted', message: ABORTED_MESSAGE });
+
+  let target: Target;
+  try {
+    target = await resolveTarget(resolved);
+  } catch (error) {
+    if (error instanceof UnreachableError) return stopped({ reason: 'unreachable', message: error.message });
+    throw error;
+  }
+  const config: RunConfig = {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    seed: resolved.seed,
+    runId,
+    readOnly: resolved.readOnly,
+    maxRequests: resolved.maxRequests,
+    timeoutMs: resolved.timeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxWaitMs: resolved.maxWaitMs,
+    ...(resolved.deadlineMs === undefined ? {} : { deadlineAt: Date.now() + resolved.deadlineMs }),
+    ...(target.plan === undefined ? {} : { plan: target.plan }),
+    selected: resolved.selected,
+    ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
+    ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
+  };
+  const reporter = new ComplianceReporter(resolved.progress ?? {});
+  try {
+    await keepingProcessState(() => runSuites(config, reporter, resolved.signal));
+  } finally {
+    await target.close();
+  }
+  const aborted = isAborted(resolved.signal);
+  const report = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
+  if (aborted) return haltedReport(report, { reason: 'aborted', message: ABORTED_MESSAGE }, resolved.selected);
+  const halt = report.halted;
+  if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);
+  return report;
 }

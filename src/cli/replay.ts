@@ -7,6 +7,7 @@ import type { ReplayOptions } from './args.js';
 import { loadReport } from '../report/load.js';
 import { writeReports } from '../report/write.js';
 import { runConformance } from '../api/run.js';
+import { libraryOptions } from './library-options.js';
 import { renderSummary, styleFor } from './terminal.js';
 
 export async function replay(command: ReplayOptions): Promise<number> {
@@ -23,10 +24,8 @@ export async function replay(command: ReplayOptions): Promise<number> {
   }
   const replayPaths = Object.fromEntries(failing.flatMap((r) => (r.property === undefined ? [] : [[r.id, { seed: r.property.seed, path: r.property.path }]])));
   process.stdout.write(`replaying ${failing.length} failing requirement(s) of ${command.reportFile} against ${baseUrl ?? 'the embedded reference server'} (seed ${saved.seed})\n`);
-  const { report } = await runConformance(
-    { ...command, command: 'run', ...(baseUrl === undefined ? {} : { baseUrl }), seed: saved.seed, only: failing.map((r) => r.id) },
-    {},
-    replayPaths,
+  const report = await runConformance(
+    await libraryOptions({ ...command, ...(baseUrl === undefined ? {} : { baseUrl }), seed: saved.seed, only: failing.map((r) => r.id) }, { replay: replayPaths }),
   );
   const paths = await writeReports(report, command.reportDir, command.reporters);
   process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));

@@ -235,10 +235,27 @@ function summarise(violations: readonly Finding[]): string {
 
 type Collect = (run: RequirementRun) => Finding[];
 
+/**
+ * vitest aborts a test's signal when the run is cancelled (the library's AbortSignal) but lets
+ * its body go on in the background: stopping the client is what keeps it from sending more.
+ * A timeout aborts the signal too, and must not end the whole run.
+ */
+function stopClientOnRunAbort(signal: AbortSignal, session: Session): void {
+  signal.addEventListener(
+    'abort',
+    () => {
+      const reason: unknown = signal.reason;
+      if (reason instanceof Error && reason.name === 'TestRunAbortError') session.client.stop('aborted', 'the run was aborted by its caller');
+    },
+    { once: true },
+  );
+}
+
 function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect): void {
   const requirement = getRequirement(id);
   test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: TEST_TIMEOUT_MS }, async (ctx) => {
     const session = getSession();
+    stopClientOnRunAbort(ctx.signal, session);
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
       meta.verdict = 'skipped';
