@@ -6,6 +6,7 @@
  * options. Writes nothing to the console and leaves the process as it found it.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { startVitest, type Vitest } from 'vitest/node';
 import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
 import { loadCatalog } from '../catalog.js';
@@ -78,7 +79,10 @@ async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal
   const grab = { onInit: (ctx: Vitest) => { vitest = ctx; if (signal?.aborted === true) cancel(); } };
   signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const started = await startVitest('test', [], suiteOptions({ reporters: [grab, reporter], provide: { runConfig: config } }), VITE_OPTIONS);
+    // vitest's own logger would print to the caller's terminal; what matters reaches the reporter.
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const options = suiteOptions({ reporters: [grab, reporter], provide: { runConfig: config } });
+    const started = await startVitest('test', [], options, VITE_OPTIONS, { stdout: silent, stderr: silent });
     await started.close();
   } finally {
     signal?.removeEventListener('abort', cancel);
