@@ -18,6 +18,7 @@ import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import type { Evidence, Observation } from '../report/types.js';
 import { getSession, type Session } from '../session/session.js';
+import { preflightOnce } from '../session/preflight.js';
 import { deriveSeed } from './seed.js';
 import { DESELECTED } from './reasons.js';
 import './meta.js';
@@ -256,6 +257,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
   test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: TEST_TIMEOUT_MS }, async (ctx) => {
     const session = getSession();
     stopClientOnRunAbort(ctx.signal, session);
+    await preflightOnce(session);
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
       meta.verdict = 'skipped';

@@ -24,6 +24,21 @@ async function listStatus(session: Session, path: string): Promise<number | unde
   }
 }
 
+const done = new WeakMap<Session, Promise<void>>();
+
+/**
+ * The preflight, once per session, awaited by every test before its body: whichever test comes
+ * first, nothing else is sent before it, without relying on the order of hooks across files.
+ */
+export function preflightOnce(session: Session): Promise<void> {
+  let running = done.get(session);
+  if (running === undefined) {
+    running = preflight(session);
+    done.set(session, running);
+  }
+  return running;
+}
+
 export async function preflight(session: Session): Promise<void> {
   const status = await listStatus(session, '/pets');
   if (status === 401) {
