@@ -4,7 +4,7 @@
  * type declarations, all from there. Needs the registry (or npm's cache) for the dependencies.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,15 @@ describe('installed from the packed tarball with --omit=dev', () => {
     expect(reportSchemaErrors(report)).toEqual([]);
     expect(report.target.embedded).toBe(true);
     expect(report.summary.fail).toBe(0);
+  });
+
+  it('examples/library/check-staging.mjs runs from the installed package and writes its reports', async () => {
+    await copyFile(join(ROOT, 'examples', 'library', 'check-staging.mjs'), join(project, 'check-staging.mjs'));
+    const ran = await sh(process.execPath, ['check-staging.mjs'], project);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stdout).toMatch(/^\d+ pass, 0 fail, \d+ inconclusive; .*report\.json, .*summary\.md\n$/);
+    const report = JSON.parse(await readFile(join(project, 'conformance-report', 'report.json'), 'utf8')) as Report;
+    expect(reportSchemaErrors(report)).toEqual([]);
   });
 
   it('the type declarations resolve for a TypeScript consumer (both entries)', async () => {
