@@ -75,6 +75,7 @@ describe('runConformance', () => {
       expect(exitCodeOf(report)).toBe(2);
       expect(reportSchemaErrors(report)).toEqual([]);
       expect(report.runErrors).toEqual([]);
+      expect(report.requests).toBe(sentByRun);
       // A full run sends about 80; the abort came after 10, with at most a request or two in flight.
       expect(sentByRun).toBeLessThan(30);
       await new Promise((resolve) => setTimeout(resolve, 1_500));

@@ -13,7 +13,7 @@ import { loadCatalog } from '../catalog.js';
 import type { RunConfig } from '../run-config.js';
 import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
 import type { Report } from '../report/types.js';
-import { ComplianceReporter } from '../../reporters/compliance.js';
+import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
@@ -89,6 +89,23 @@ async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal
   }
 }
 
+/** The caller's listener, plus the highest request count any progress event carried. */
+function countingRequests(listener: ProgressListener): { listener: ProgressListener; requests(): number } {
+  let requests = 0;
+  return {
+    listener: {
+      onTestStart: (requirement, title) => listener.onTestStart?.(requirement, title),
+      onTestEnd: (outcome) => listener.onTestEnd?.(outcome),
+      onOutput: (text) => listener.onOutput?.(text),
+      onProgress: (event) => {
+        requests = Math.max(requests, event.requests);
+        listener.onProgress?.(event);
+      },
+    },
+    requests: () => requests,
+  };
+}
+
 /** A function, not an inline test, so the compiler does not carry the first answer over an await. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
@@ -153,14 +170,16 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
   };
-  const reporter = new ComplianceReporter(resolved.progress ?? {});
+  const counted = countingRequests(resolved.progress ?? {});
+  const reporter = new ComplianceReporter(counted.listener);
   try {
     await keepingProcessState(() => runSuites(config, reporter, resolved.signal));
   } finally {
     await target.close();
   }
   const aborted = isAborted(resolved.signal);
-  const report = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
+  const built = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
+  const report = { ...built, requests: Math.max(built.requests, counted.requests()) };
   if (aborted) return haltedReport(report, { reason: 'aborted', message: ABORTED_MESSAGE }, resolved.selected);
   const halt = report.halted;
   if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);
