@@ -32,6 +32,8 @@ export interface RunConfig {
   replay?: Record<string, { seed: number; path: string }>;
   /** Extra PEM CA for TLS targets. */
   ca?: string;
+  /** RATE-007 opt-in (--exhaust-daily-quota): use up the key's daily quota. */
+  exhaustDailyQuota?: boolean;
 }
 
 declare module 'vitest' {

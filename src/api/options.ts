@@ -40,6 +40,8 @@ export interface ConformanceOptions {
   maxWaitMs?: number;
   /** Extra CA certificate, PEM text, for a private TLS target. */
   ca?: string;
+  /** RATE-007: use up the key's whole daily quota to see it enforced (a key made for the test only). */
+  exhaustDailyQuota?: boolean;
   /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
   signal?: AbortSignal;
   /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
@@ -49,7 +51,7 @@ export interface ConformanceOptions {
 }
 
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
-  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay'> & {
+  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota'> & {
     only: string[];
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
@@ -113,5 +115,6 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.progress === undefined ? {} : { progress: options.progress }),
     ...(options.replay === undefined ? {} : { replay: options.replay }),
+    ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
   };
 }

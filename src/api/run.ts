@@ -169,6 +169,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     selected: resolved.selected,
     ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
+    ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);
