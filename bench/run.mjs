@@ -1,13 +1,16 @@
 // Benchmarks of a whole conformance run, printed as a table of medians. No thresholds: the
 // targets (docs in README) are read off these figures, not asserted by the test suite.
 //
-//   npm run bench                 embedded run x5 and Free-plan run x3
-//   BENCH_RUNS=3 BENCH_FREE_RUNS=1 npm run bench
+//   npm run bench                 embedded run x5, Free-plan run x3, slow-target run x3
+//   BENCH_RUNS=3 BENCH_FREE_RUNS=1 npm run bench   (the slow-target row follows BENCH_FREE_RUNS
+//   unless BENCH_SLOW_RUNS is set)
 //
 // Embedded: process start to exit of `petstore-conformance` against the embedded reference
 // server; peak memory is the process's max RSS (worker threads included) from /usr/bin/time.
 // Free plan: a reference server configured like a Free key with a real 60-second window
 // (60/min, 1,000/day); the CLI runs against it with --plan free.
+// Slow target: a reference server that takes 80 ms per response with a 3-second window, where
+// only a concurrent burst can use a window up (issue 12); --plan free.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, cpus } from 'node:os';
@@ -18,6 +21,7 @@ import { startReferenceServer } from '../dist/fixtures/reference-server/index.js
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const EMBEDDED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 3);
+const SLOW_RUNS = Number(process.env.BENCH_SLOW_RUNS ?? FREE_RUNS);
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -28,6 +32,14 @@ function median(values) {
 /** Runs the CLI under /usr/bin/time; returns wall ms, peak RSS in MB, exit code and the report. */
 async function runCli(args, env = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
+  try {
+    return await measure(dir, args, env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(dir, args, env) {
   const started = performance.now();
   const { code, stderr } = await new Promise((resolve, reject) => {
     // The CLI is started as its bin is, so the V8 flags of its first line apply.
@@ -43,7 +55,6 @@ async function runCli(args, env = {}) {
   const wallMs = performance.now() - started;
   const rss = /MAXRSS_KB=(\d+)/.exec(stderr);
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-  await rm(dir, { recursive: true, force: true });
   return { code, wallMs, peakMb: rss ? Number(rss[1]) / 1024 : NaN, report };
 }
 
@@ -72,12 +83,41 @@ for (let i = 0; i < FREE_RUNS; i++) {
   }
 }
 
+/** Requests RATE-005's burst spent, from its observation ("burst: N requests spent ..."). */
+function burstRequests(report) {
+  const note = report.observations.find((o) => o.requirement === 'RATE-005' && o.message.startsWith('burst: '));
+  const match = note === undefined ? null : /^burst: (\d+) requests spent/.exec(note.message);
+  return match === null ? NaN : Number(match[1]);
+}
+
+/** Each run's verdict (and RATE-005's status), as "verdict, RATE-005 status"; several values when runs differ. */
+function verdicts(runs) {
+  const seen = new Set(runs.map((r) => `${r.report.verdict}, RATE-005 ${r.report.requirements.find((q) => q.id === 'RATE-005')?.status}`));
+  return [...seen].join(' / ');
+}
+
+const slow = [];
+for (let i = 0; i < SLOW_RUNS; i++) {
+  const server = await startReferenceServer({ windowSeconds: 3, behaviour: { delayMs: () => 80 } });
+  try {
+    const r = await runCli(['--base-url', server.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: server.keys.free });
+    if (r.code !== 0) console.error(`slow-target run ${i + 1} exited ${r.code}`);
+    slow.push(r);
+  } finally {
+    await server.close();
+  }
+}
+
 const total = (runs) => runs[0]?.report.requirements.length ?? 0;
 console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
-console.log(`Medians of ${EMBEDDED_RUNS} embedded runs and ${FREE_RUNS} Free-plan runs\n`);
-console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request']));
-console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:']));
-for (const [name, runs, memory] of [['embedded reference server', embedded, true], ['Free plan, 60 s window', free, false]]) {
+console.log(`Medians of ${EMBEDDED_RUNS} embedded runs, ${FREE_RUNS} Free-plan runs and ${SLOW_RUNS} slow-target runs\n`);
+console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'burst requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request', 'verdict']));
+console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
+for (const [name, runs, memory] of [
+  ['embedded reference server', embedded, true],
+  ['Free plan, 60 s window', free, false],
+  ['slow target (80 ms, 3 s window)', slow, false],
+]) {
   if (runs.length === 0) continue;
   const requests = median(runs.map((r) => r.report.requests));
   const ex = median(runs.map((r) => exercised(r.report)));
@@ -87,9 +127,11 @@ for (const [name, runs, memory] of [['embedded reference server', embedded, true
       (median(runs.map((r) => r.wallMs)) / 1000).toFixed(2),
       memory ? median(runs.map((r) => r.peakMb)).toFixed(0) : '-',
       String(requests),
+      String(median(runs.map((r) => burstRequests(r.report)))),
       (median(runs.map((r) => r.report.rateLimitWaitMs)) / 1000).toFixed(1),
       `${ex} / ${total(runs)}`,
       (ex / requests).toFixed(2),
+      verdicts(runs),
     ]),
   );
 }

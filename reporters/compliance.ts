@@ -69,8 +69,8 @@ export class ComplianceReporter implements Reporter {
       const error = firstLine(result.errors?.[0]?.message ?? 'unknown error');
       outcome = { ...base, status: 'inconclusive', reason: `the test could not complete: ${error}`, internalError: error };
     } else {
-      const reason = meta.reason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'skipped';
-      outcome = { ...base, status: meta.verdict === 'inconclusive' ? 'inconclusive' : 'skipped', reason };
+      const reason = meta.reason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not exercised';
+      outcome = { ...base, status: meta.verdict === 'inconclusive' ? 'inconclusive' : 'not-exercised', reason };
     }
     this.outcomes.push(outcome);
     this.#listener.onTestEnd?.(outcome);

@@ -51,7 +51,7 @@ async function createOne(t: RequirementRun, input: NewPetInput): Promise<Finding
 
 describe('4.2 createPet', () => {
   requirementTest('CREATE-001', async (t) => {
-    if (t.session.config.readOnly) t.inconclusive('writes are disabled (--read-only)');
+    if (t.session.config.readOnly) t.notExercised('writes are disabled (--read-only)');
     const plan = await t.session.plan();
     const census = await t.session.census();
     const shortOfDefaultPage = census.wholeStore ? Math.max(0, PETS_FOR_DEFAULT_PAGE - census.pets.length) : 0;
@@ -67,6 +67,7 @@ describe('4.2 createPet', () => {
   });
 
   requirementTest('CREATE-002', async (t) => {
+    if (t.session.config.readOnly) t.notExercised('writes are disabled (--read-only)');
     // Pets without an integer id cannot be fetched; PET-001 judges their shape.
     const created = t.session.createdPets.filter((p) => idOf(p) !== undefined).slice(0, MAX_FETCHES);
     if (created.length === 0) t.inconclusive('no pet with an integer id was created in this run (writes disabled, or createPet failed)');
@@ -74,7 +75,7 @@ describe('4.2 createPet', () => {
   });
 
   requirementTest('CREATE-003', async (t) => {
-    if (t.session.config.readOnly) t.inconclusive('writes are disabled (--read-only)');
+    if (t.session.config.readOnly) t.notExercised('writes are disabled (--read-only)');
     const plan = await t.session.plan();
     const marker = `${t.session.namePrefix}invalid-`;
     try {

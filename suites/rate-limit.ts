@@ -1,81 +1,114 @@
 /**
- * Section 8, behaviour over the limit. Runs last: it spends the rest of the key's window on
- * requests that still feed every cross-cutting check, stops at the first 429 and never sends
- * another request before Retry-After has passed (a key that keeps knocking may be banned).
+ * Section 8, behaviour over the limit. Runs last: the burst (src/session/burst.ts) spends the rest
+ * of the key's window on requests that still feed every cross-cutting check, stops at the first
+ * 429 and never sends another request before Retry-After has passed (a key that keeps knocking
+ * may be banned).
  */
 import { describe } from 'vitest';
-import { requirementTest } from '../src/conformance/requirement-test.js';
-import { checkRetryAfter } from '../src/checks/retry-after.js';
-import { rateLimitValue, type RateLimitHeader } from '../src/checks/rate-limit-headers.js';
+import { crossCuttingTest, requirementTest } from '../src/conformance/requirement-test.js';
+import { retryAfterPassesAt } from '../src/checks/response-date.js';
+import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
+import { exhaustDailyQuota } from '../src/session/daily-quota.js';
+import { checkDailyRefusal } from '../src/checks/daily-quota.js';
+import { PLAN_LIMITS } from '../src/run-config.js';
+import { burstInputsOf, observedWindowMs, runBurst } from '../src/session/burst.js';
+import { encodeProgress, progressNote } from '../src/conformance/progress.js';
+
+/** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
+const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
 
 /** The 429 the burst obtained, shared with RATE-006. */
 let throttled: Exchange | undefined;
 
-/** A rate-limit header read the way RATE-001 reads it, as a number for counting. */
-function header(ex: Exchange, name: RateLimitHeader): number | undefined {
-  const value = rateLimitValue(ex, name);
-  return value === undefined ? undefined : Number(value);
+/** Every 429 of the run is judged for RATE-005 and RATE-006, whatever sent it. */
+const is429 = (ex: Exchange): boolean => ex.response?.status === 429;
+
+/** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once). */
+async function waitForNextWindow(ms: number, maxWaitMs: number, requests: number): Promise<void> {
+  if (ms > maxWaitMs) return;
+  console.info(encodeProgress({ kind: 'wait', ms, reason: 'too little of the window is left for the burst', requests }));
+  await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 describe('8 limits', () => {
-  requirementTest('RATE-005', async (t) => {
-    const { client } = t.session;
-    const remaining = client.rateLimit.remaining;
-    if (remaining === undefined) return t.inconclusive('the target sent no usable X-RateLimit-Remaining, so the requests needed to reach the limit are unknown');
-    // The window's remaining requests, then the one that must be refused.
-    const needed = remaining + 1;
-    if (needed > client.remainingBudget()) {
-      t.inconclusive(`reaching the limit needs ${needed} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
-    }
-    // Each window allows the Remaining it announced plus the one request that must be refused.
-    let window = client.rateLimit.reset;
-    let allowance = needed;
-    let servedInWindow = 0;
-    let lastRemaining = remaining;
-    while (client.remainingBudget() > 0) {
-      const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
-      if (ex.response === undefined) return t.inconclusive(`no response during the burst (${ex.error?.code})`);
-      if (ex.response.status === 429) {
-        throttled = ex;
-        t.cite(ex);
-        t.record(checkRetryAfter(ex).map((f) => ({ ...f, requirement: t.id })));
-        return;
-      }
-      const reset = header(ex, 'x-ratelimit-reset');
-      const left = header(ex, 'x-ratelimit-remaining');
-      const refilled = left !== undefined && left > lastRemaining;
-      lastRemaining = left ?? lastRemaining;
-      // A new window began during the burst (short windows): start counting again. Remaining going
-      // back up says so too, for a Reset that does not change between windows (a relative one).
-      if ((reset !== undefined && reset !== window) || refilled) {
-        window = reset ?? window;
-        allowance = (left ?? 0) + 2;
-        servedInWindow = 1;
-        if (allowance > client.remainingBudget()) t.inconclusive(`a new window began during the burst and reaching its limit needs more requests than the budget has left`);
-        continue;
-      }
-      servedInWindow += 1;
-      if (servedInWindow >= allowance) {
-        t.fail(`${servedInWindow} requests were served in one window after X-RateLimit-Remaining announced ${allowance - 1} / Expected 429 once the window was used up`, ex);
-        return;
-      }
-    }
-    t.inconclusive('the request budget ran out before the limit was reached');
+  // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
+  crossCuttingTest('RATE-005', is429, async (t) => {
+    const { client, config } = t.session;
+    const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget()));
+    if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
+    const result = await runBurst(
+      plan,
+      () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }),
+      (ms) => waitForNextWindow(ms, config.maxWaitMs, client.stats.requests),
+    );
+    const waited = plan.waitFirstMs === undefined ? '' : ` after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
+    const spent =
+      `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s${waited} (${result.served} served, ${result.concurrency.join(' then ')} at once; ` +
+      `${plan.expected} expected to reach the limit of ${plan.tested.source}, ${(plan.windowLeftMs / 1000).toFixed(1)} s of the window left)`;
+    t.observe(spent);
+    progressNote(spent, client.stats.requests);
+    if (result.observation !== undefined) t.observe(result.observation, result.last);
+    if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
+    if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
+    throttled = result.throttled;
+    t.cite(result.throttled);
   });
 
-  requirementTest('RATE-006', async (t) => {
+  // Every 429's Retry-After is also compared with its Reset, and every retry of a 429 judged, by the cross-cutting checks.
+  crossCuttingTest('RATE-006', is429, async (t) => {
     const throttledBy = throttled;
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
-    // The client waits for the Retry-After it recorded before sending (or halts if that wait is too long).
-    const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], retryOn429: false });
+    const retryAt = retryAfterPassesAt(throttledBy);
+    const value = throttledBy.response?.headers['retry-after'];
+    if (retryAt === undefined) return t.inconclusive(`the 429 of exchange ${throttledBy.seq} gave no usable Retry-After (RATE-005), so there is no moment to retry at`);
+    const maxWaitMs = t.session.config.maxWaitMs;
+    if (retryAt - Date.now() > maxWaitMs) {
+      return t.inconclusive(`Retry-After ${JSON.stringify(value)} asks for a longer wait than the ${maxWaitMs / 1000} s allowed (--max-wait)`);
+    }
+    // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
+    const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
+    t.cite(ex);
     const status = ex.response?.status;
     if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
-    if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${throttledBy.response?.headers['retry-after']}): received ${status} / expected the request to be served`, ex);
+    if (status === 429) t.record(checkRetryHonoured(throttledBy, ex));
+    else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
   });
 
   requirementTest('RATE-007', async (t) => {
-    const perDay = t.session.config.plan === undefined ? 'the plan' : t.session.config.plan;
-    t.inconclusive(`not exercised: exhausting the daily quota of ${perDay} would take the key out of service for a day and may get it banned`);
-  });
+    const { client, config } = t.session;
+    if (config.exhaustDailyQuota !== true) {
+      t.notExercised('exhausting the daily quota takes the key out of service for the rest of the day; opt in with --exhaust-daily-quota on a key made for the test');
+    }
+    const plan = limitFromPlan(config.plan, client.rateLimit.limit)?.plan;
+    if (plan === undefined) return t.inconclusive('the daily quota is unknown: give --plan (the advertised X-RateLimit-Limit is no plan\'s limit)');
+    const perDay = PLAN_LIMITS[plan].perDay;
+    const servedSoFar = (): number => client.exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429).length;
+    if (perDay + 1 - servedSoFar() > client.remainingBudget()) {
+      return t.inconclusive(`using up the ${plan} plan's ${perDay} requests a day needs up to ${perDay + 1 - servedSoFar()} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
+    }
+    const windowMs = observedWindowMs(client.exchanges);
+    const outcome = await exhaustDailyQuota({
+      plan,
+      windowMs,
+      runStartedAt: client.exchanges[0]?.sentAt ?? Date.now(),
+      send: (paced) => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: paced, retryOn429: false }),
+      served: servedSoFar,
+      note: (message) => progressNote(message, client.stats.requests, true),
+      now: Date.now,
+    });
+    if (outcome.kind === 'refused') {
+      t.cite(outcome.ex);
+      t.observe(`the daily quota ran out after ${outcome.served} requests served to this run`, outcome.ex);
+      t.record(checkDailyRefusal(outcome.ex, windowMs));
+    } else if (outcome.kind === 'not-enforced') {
+      t.fail(`${outcome.served} requests served to this key since the run began (${Math.round(outcome.elapsedMs / 1000)} s), none refused as over the daily quota / Expected 429 once the ${plan} plan's ${perDay} requests a day were used up`, outcome.last);
+    } else if (outcome.kind === 'window-headers') {
+      t.cite(outcome.first);
+      t.fail(`after ${outcome.served} requests served, a 429 described the per-minute window (Retry-After ${outcome.first.response?.headers['retry-after'] ?? 'none'}) and the request sent after that wait was refused again / Expected headers that describe the daily window once the daily quota applies`, outcome.second);
+    } else {
+      t.inconclusive(`${outcome.served} requests were served, more than the ${perDay} of a day, but a UTC day ended during the run`);
+    }
+  }, { timeoutMs: DAILY_QUOTA_TIMEOUT_MS });
 });

@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 
 async function expectRefusedNotStored(t: RequirementRun): Promise<void> {
+  if (t.session.config.readOnly) t.notExercised('writes are disabled (--read-only)');
   const refused = t.session.refusedNames.get(t.id) ?? new Set<string>();
   if (refused.size === 0) t.inconclusive('no createPet was refused in this run (writes disabled, requirement deselected, or every request was accepted)');
   const census = await t.session.census();

@@ -27,12 +27,14 @@ describe('crossCuttingChecks', () => {
       makeExchange({ seq: 103, target: '/pets/1', json: pet(1), headers: { deprecation: 'true', sunset: 'Fri, 06 Dec 2030 00:00:00 GMT' } }),
       makeExchange({ seq: 104, status: 404, target: '/pets/2', json: errorBody(400) }),
       makeExchange({ seq: 105, status: 429, json: { error: 'x' }, headers: { 'retry-after': undefined, 'x-ratelimit-remaining': '61' } }),
+      // Retry-After far beyond the Reset a minute away (RATE-006); a Limit no plan comes near (RATE-008).
+      makeExchange({ seq: 106, status: 429, body: '', headers: { 'retry-after': '5000', 'x-ratelimit-limit': '2000000', 'x-ratelimit-remaining': '0' } }),
     ];
     const findings = broken.flatMap((ex) => crossCuttingChecks(ex, { plan: 'pro' }));
     const allowed: readonly string[] = CROSS_CUTTING_REQUIREMENTS;
     for (const f of findings) {
       expect(allowed).toContain(f.requirement);
-      expect([101, 102, 103, 104, 105]).toContain(f.exchange);
+      expect([101, 102, 103, 104, 105, 106]).toContain(f.exchange);
     }
     const failed = new Set(violations(findings).map((f) => f.requirement));
     // RATE-002's falling part needs two exchanges (checkRemainingFalls); its Remaining ≤ Limit part is here.

@@ -35,20 +35,35 @@ describe('PET-001', () => {
     expect(o[0]?.message).toContain('tags');
   });
 
-  it('prefixes listing errors with the item index', () => {
+  it('words listing errors the same for every item and response; which pets (counted from 1) is the detail', () => {
     const f = violations(checkPetShape(listing([pet(1), pet(2), pet(3), { id: 'x', name: 'n', categoryId: 1 }])), 'PET-001');
-    expect(f.map((v) => v.message)).toEqual(['[3] /id must be integer']);
+    expect(f.map((v) => [v.message, v.detail])).toEqual([['a pet in the listing: /id must be integer', 'pet #4 of 4']]);
+    expect(f[0]?.message).not.toMatch(/\[\d+\]|#\d/);
+  });
+
+  it('one finding per distinct error of a response, naming the items that show it', () => {
+    const broken = Array.from({ length: 8 }, (_, i) => pet(i + 1, { status: 'lost' }));
+    const f = violations(checkPetShape(listing([pet(0), ...broken])), 'PET-001');
+    expect(f).toHaveLength(1);
+    expect(f[0]?.message).toMatch(/^a pet in the listing: \/status must be one of/);
+    expect(f[0]?.detail).toBe('pets #2, #3, #4, #5, #6 and 3 more of 9');
   });
 
   it('fails a wrong status value and a non-object item', () => {
     const f = violations(checkPetShape(listing([pet(1, { status: 'lost' }), 7])), 'PET-001');
-    expect(f.map((v) => v.message)).toEqual([expect.stringMatching(/^\[0\] \/status must be one of/), '[1] must be object']);
+    expect(f.map((v) => [v.message, v.detail])).toEqual([
+      [expect.stringMatching(/^a pet in the listing: \/status must be one of/), 'pet #1 of 2'],
+      ['a pet in the listing must be object', 'pet #2 of 2'],
+    ]);
+    expect(violations(checkPetShape(fetched({ id: 'x', name: 'n', categoryId: 1 })), 'PET-001').map((v) => v.message)).toEqual(['the body: /id must be integer']);
   });
 
-  it('caps the messages at five plus a count of the rest', () => {
-    const f = violations(checkPetShape(listing(Array.from({ length: 8 }, (_, i) => ({ id: i + 1 })))), 'PET-001');
-    expect(f).toHaveLength(6);
-    expect(f[5]?.message).toMatch(/^and \d+ more/);
+  it('caps the distinct errors of one response at five plus a count of the rest', () => {
+    const wrong = { id: 'x', name: 1, categoryId: 'y', status: 'lost', extra: 1 };
+    const f = violations(checkPetShape(listing([wrong, 7, { id: -1.5 }, { name: null }, []])), 'PET-001');
+    expect(f.length).toBe(6);
+    expect(f[5]?.message).toBe('further Pet schema errors in the same response');
+    expect(f[5]?.detail).toMatch(/^\d+ more distinct errors$/);
   });
 
   it('fails an empty or non-JSON created Pet', () => {
@@ -68,7 +83,8 @@ describe('PET-002', () => {
   it('fails duplicate ids within one listing', () => {
     const f = violations(checkPetShape(listing([pet(1), pet(2), pet(1)])), 'PET-002');
     expect(f).toHaveLength(1);
-    expect(f[0]?.message).toBe('Received id 1 at [0], [2] / Expected unique ids in one listing');
+    expect(f[0]?.message).toBe('Received one id on several pets of a listing / Expected unique ids in one listing');
+    expect(f[0]?.detail).toBe('id 1 on pets #1, #3 of 3');
   });
 
   it('compares bigint ids exactly', () => {

@@ -36,8 +36,12 @@ describe('RATE-002 (Remaining ≤ Limit)', () => {
 });
 
 describe('RATE-003', () => {
-  it.each([NOW_S - 5, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
+  it.each([NOW_S - 1, NOW_S, NOW_S + 60, NOW_S + 86_400])('accepts Reset %i against the Date header', (reset) => {
     expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })))).toEqual([]);
+  });
+
+  it.each([NOW_S - 2, NOW_S - 5])('fails Reset %i, already in the past beyond the Date header\'s second', (reset) => {
+    expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-reset': String(reset) })), 'RATE-003')).toHaveLength(1);
   });
 
   it('diagnoses a relative number of seconds', () => {
@@ -86,8 +90,9 @@ describe('RATE-004', () => {
 });
 
 describe('RATE-002 (Remaining falls)', () => {
+  // One after the other: each answer arrives before the next request is sent.
   const keyed = (seq: number, remaining: number, reset = NOW_S + 60, auth: 'key' | 'none' = 'key') =>
-    makeExchange({ seq, auth, headers: { 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) } });
+    makeExchange({ seq, auth, sentAt: NOW_S * 1000 - 10_000 + seq * 100, elapsedMs: 50, headers: { 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) } });
 
   it('passes a fall by one and by three', () => {
     expect(checkRemainingFalls(keyed(1, 20), keyed(2, 19))).toEqual([]);
@@ -107,8 +112,22 @@ describe('RATE-002 (Remaining falls)', () => {
     expect(checkRemainingFalls(keyed(1, 0), keyed(2, 0))).toEqual([]);
   });
 
+  it('accepts a rise in the last 2 s before Reset, where a whole-second Reset hides a sliding window\'s give-back', () => {
+    expect(checkRemainingFalls(keyed(1, 17, NOW_S + 2), keyed(2, 19, NOW_S + 2))).toEqual([]);
+    expect(violations(checkRemainingFalls(keyed(1, 17, NOW_S + 3), keyed(2, 19, NOW_S + 3)), 'RATE-002')).toHaveLength(1);
+  });
+
   it('does not take a relative Reset, the same in every window, for one window (RATE-003 judges it)', () => {
     expect(checkRemainingFalls(keyed(1, 3, 1), keyed(2, 59, 1))).toEqual([]);
+  });
+
+  it('does not order requests that were in flight together (a concurrent burst)', () => {
+    // seq 2 was sent before seq 1 was answered: the server may have served 2 first.
+    const first = makeExchange({ seq: 1, sentAt: NOW_S * 1000, elapsedMs: 80, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': String(NOW_S + 60) } });
+    const second = makeExchange({ seq: 2, sentAt: NOW_S * 1000 + 10, elapsedMs: 80, headers: { 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(NOW_S + 60) } });
+    expect(checkRemainingFalls(first, second)).toEqual([]);
+    // The same pair sent one after the other is a violation.
+    expect(violations(checkRemainingFalls(first, { ...second, sentAt: NOW_S * 1000 + 80 }), 'RATE-002')).toHaveLength(1);
   });
 
   it('does not compare requests made without the key, or responses without usable headers', () => {

@@ -36,10 +36,15 @@ describe('CLI usage errors answer with one line and exit code 2', () => {
   it('rejects an unknown plan, reporter, requirement and a bad integer', async () => {
     expectOneLineUsageError(await runCli(['--plan', 'gold']), /--plan must be one of/);
     expectOneLineUsageError(await runCli(['--reporter', 'pdf']), /unknown reporter "pdf"/);
+    expectOneLineUsageError(await runCli(['--reporter', 'junit,,html']), /--reporter has an empty item in "junit,,html"/);
     expectOneLineUsageError(await runCli(['--only', 'NOPE-999']), /NOPE-999/);
     expectOneLineUsageError(await runCli(['--max-requests', 'lots']), /--max-requests must be an integer/);
   });
 
+  it('refuses --exhaust-daily-quota with a budget below the plan\'s daily quota plus the run', async () => {
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota']), /--exhaust-daily-quota on the free plan needs --max-requests of at least 1400/);
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--plan', 'pro', '--max-requests', '5000']), /at least 10400 .* got 5000/);
+  });
 });
 
 /** Runs the CLI with a temporary --report-dir and reads the report.json it wrote (undefined: none). */

@@ -5,8 +5,7 @@
  * at most three run at once, since each one is a vitest run of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
@@ -24,12 +23,14 @@ import { closedPort } from './support/ports.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 /** Lower case (a header name is lower-cased), with characters that percent- and base64-encoding change. */
 const KEY = 'pc-secret-3f9a/7q+x=k2v8w-c41d';
 const ALL_FORMATS = 'json,junit,markdown,html,earl';
 const CONCURRENT_RUNS = 3;
 const MB = 1024 * 1024;
+const tempDir = tempDirs();
 
 /**
  * The key as it could leak: raw, percent-encoded (either hex case) and inside base64 at each of
@@ -58,7 +59,7 @@ interface HostileRun extends CliResult {
 
 /** Runs the CLI against `baseUrl` with every reporter, then checks what holds for every run. */
 async function runAgainst(baseUrl: string, args: readonly string[] = [], wrapper: readonly string[] = []): Promise<HostileRun> {
-  const dir = await mkdtemp(join(tmpdir(), 'pc-hostile-'));
+  const dir = await tempDir('hostile');
   const result = await limited(() =>
     runCli(['--base-url', baseUrl, '--report-dir', dir, '--reporter', ALL_FORMATS, ...args], { PETSTORE_API_KEY: KEY }, 60_000, wrapper),
   );
@@ -97,6 +98,7 @@ function expectHalted(run: HostileRun, reason: NonNullable<Report['halted']>['re
   expect(list.status).toBe('inconclusive');
   expect(list.reason).toBeTruthy();
   expect(run.report?.complete).toBe(false);
+  expect(run.report?.verdict).toBe('not-verified');
 }
 
 const servers: Array<{ close(): Promise<void> }> = [];
@@ -149,7 +151,7 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
 
   it('a 300 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
     const server = await serve(hugeBody.start({ bytes: 300 * MB }));
-    const rssFile = join(await mkdtemp(join(tmpdir(), 'pc-rss-')), 'rss');
+    const rssFile = join(await tempDir('rss'), 'rss');
     const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], ['/usr/bin/time', '-f', '%M', '-o', rssFile]);
     const peakKb = Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1));
     expect(peakKb * 1024).toBeLessThan(300 * MB);
@@ -185,10 +187,15 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(run.ms).toBeLessThan(20_000);
   });
 
-  it('429 on everything: one retry after Retry-After, then stop, exit 2', async () => {
+  it('429 on everything: one retry after Retry-After, then stop; the refused retry fails RATE-006, exit 1', async () => {
     const server = await serve(always429.start({ retryAfter: 1 }));
     const run = await runAgainst(server.baseUrl, ['--timeout', '500', '--max-wait', '5']);
-    expectHalted(run, 'throttled', /^petstore-conformance: target kept answering 429: /);
+    // Retry-After said 1 s and the retry after it was refused: a must failed, so exit 1, not 2.
+    expect(run.code, run.stderr).toBe(1);
+    expect(requirement(run, 'RATE-006').status).toBe('fail');
+    expect(run.report?.halted?.reason).toBe('throttled');
+    expect(requirement(run, 'LIST-001').status).toBe('inconclusive');
+    expect(run.report?.complete).toBe(false);
     expect(server.requests).toBeLessThanOrEqual(3);
     expect(run.ms).toBeLessThan(20_000);
   });
@@ -242,7 +249,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
   let good: tls.Certificate;
   let wrongName: tls.Certificate;
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'pc-tls-'));
+    const dir = await tempDir('tls');
     good = tls.selfSignedCertificate(dir, { name: 'good', subjectAltName: 'DNS:localhost,IP:127.0.0.1' });
     wrongName = tls.selfSignedCertificate(dir, { name: 'wrong', subjectAltName: 'DNS:other.invalid' });
   });
@@ -255,7 +262,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
 
   it('a self-signed certificate without --ca: exit 2, one line, nothing sent, even with NODE_TLS_REJECT_UNAUTHORIZED=0', async () => {
     const { proxy, requests } = await httpsReference(good);
-    const dir = await mkdtemp(join(tmpdir(), 'pc-hostile-'));
+    const dir = await tempDir('hostile');
     const insecureEnv = await limited(() =>
       runCli(['--base-url', proxy.baseUrl, '--report-dir', dir], { PETSTORE_API_KEY: KEY, NODE_TLS_REJECT_UNAUTHORIZED: '0' }),
     );
@@ -288,7 +295,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
 });
 
 describe.concurrent('data: writes are marked and listed, --read-only writes nothing', () => {
-  it('--read-only sends no POST; write-dependent requirements are inconclusive with the reason', async () => {
+  it('--read-only sends no POST; write-dependent requirements are not exercised, with the reason', async () => {
     const methods: string[] = [];
     const server = await serve(
       startReferenceServer({
@@ -309,7 +316,7 @@ describe.concurrent('data: writes are marked and listed, --read-only writes noth
     expect(methods.filter((m) => m !== 'GET')).toEqual([]);
     expect(server.store.pets.length).toBe(before);
     for (const id of ['CREATE-001', 'CREATE-003']) {
-      expect(requirement(run, id).status).toBe('inconclusive');
+      expect(requirement(run, id).status).toBe('not-exercised');
       expect(requirement(run, id).reason).toMatch(/--read-only/);
     }
     expect(run.report?.createdPetIds).toEqual([]);

@@ -128,6 +128,24 @@ describe('Retry-After of a 429', () => {
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(10_000 + MARGIN);
   });
 
+  it('holds an exact send for Retry-After alone, without the backoff (the recovery probe)', () => {
+    const pacer = new Pacer({});
+    const observe = observer(pacer);
+    observe(429, { 'retry-after': '0' }, T0);
+    // The backoff stretches the ordinary wait to a second; the probe goes when Retry-After said.
+    expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(1_000 + MARGIN);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)).toBeUndefined();
+    observe(429, { 'retry-after': '3' }, T0);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(3_000 + MARGIN);
+  });
+
+  it('measures an exact HTTP-date Retry-After against the response\'s Date, not the local clock', () => {
+    const pacer = new Pacer({});
+    // The local clock is 5 s behind the server's: the wait is the 10 s the server meant.
+    observer(pacer)(429, { date: new Date(T0 + 5_000).toUTCString(), 'retry-after': new Date(T0 + 15_000).toUTCString() }, T0);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(10_000 + MARGIN);
+  });
+
   it('holds sends that skip window pacing, whatever their auth', () => {
     const pacer = new Pacer({});
     observer(pacer)(429, { 'retry-after': '5' }, T0);
@@ -256,6 +274,45 @@ describe('halting on repeated 429s', () => {
     see(429, {}, T0 + 3_000);
     expect(pacer.throttledTooOften).toBe(false);
     expect(pacer.throttled).toBe(2);
+  });
+
+  it('does not count 429s to requests sent before the first 429 arrived (a concurrent burst in flight)', () => {
+    const pacer = new Pacer({});
+    // Requests 1-4 were all sent before any answer came back; 2 is the first 429 to arrive.
+    pacer.observe(1, 'key', response(200), T0, 4);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 10, 4);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 20, 4);
+    pacer.observe(4, 'key', response(429, { 'retry-after': '1' }), T0 + 30, 4);
+    expect(pacer.throttledTooOften).toBe(false);
+    expect(pacer.throttled).toBe(3);
+    // Nor do they grow the backoff: the next real 429's wait is the second step (2 s), not the fourth.
+    pacer.observe(5, 'key', response(200), T0 + 2_000, 5);
+    pacer.observe(6, 'key', response(429, { 'retry-after': '0' }), T0 + 3_000, 6);
+    expect(lastThrottleDelay(pacer, T0 + 3_000)).toBe(2_000);
+  });
+
+  it('halts on a 429 to a request sent after the first 429 arrived', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 5, 2);
+    expect(pacer.throttledTooOften).toBe(false);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    expect(pacer.throttledTooOften).toBe(true);
+  });
+
+  it('keeps the later Retry-After of an in-flight 429', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(429, { 'retry-after': '5' }), T0 + 5, 2);
+    expect(pacer.state.retryAfterUntil).toBe(T0 + 5_005);
+  });
+
+  it('does not let an in-flight success clear the count of 429s in a row', () => {
+    const pacer = new Pacer({});
+    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
+    pacer.observe(2, 'key', response(200), T0 + 5, 2);
+    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    expect(pacer.throttledTooOften).toBe(true);
   });
 
   it('counts 429s of every auth mode', () => {

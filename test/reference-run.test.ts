@@ -3,32 +3,41 @@
  * exercise every requirement of the catalog, and write a report.json valid against its schema.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog.js';
 import type { Report } from '../src/report/types.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-/** Inconclusive by design: exhausting a daily quota would harm the key (see the catalog). */
-const INCONCLUSIVE_BY_DESIGN = ['RATE-007'];
+/** Not exercised by default: RATE-004 needs --plan, RATE-007 an opt-in flag (exhausting a daily quota harms the key). */
+const NOT_EXERCISED_BY_DEFAULT = ['RATE-004', 'RATE-007'];
 
+const tempDir = tempDirs();
 let result: CliResult;
 let report: Report;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'pc-reference-'));
+  const dir = await tempDir('reference');
   result = await runCli(['--report-dir', dir, '--reporter', 'json']);
   report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 });
 
 describe('the full run against the embedded reference server', () => {
-  it('exits 0 with a pass verdict', () => {
+  it('exits 0, conforms and is complete, listing what was not exercised and why', () => {
     expect(result.stderr).toBe('');
     expect(report.runErrors).toEqual([]);
     expect(result.code).toBe(0);
-    expect(report.verdict).toBe('pass');
+    expect(report.verdict).toBe('conforms');
+    expect(report.complete).toBe(true);
+    expect(report.notExercised.map((n) => n.id)).toEqual(NOT_EXERCISED_BY_DEFAULT);
+    expect(report.notExercised.find((n) => n.id === 'RATE-004')?.reason).toMatch(/--plan/);
+    expect(report.notExercised.find((n) => n.id === 'RATE-007')?.reason).toMatch(/--exhaust-daily-quota/);
+    expect(report.target.plan).toBeUndefined();
+    const total = report.requirements.length;
+    const passing = total - NOT_EXERCISED_BY_DEFAULT.length;
+    expect(report.verdictLine).toMatch(new RegExp(`^CONFORMS: ${passing} of ${total} requirements pass; not exercised: RATE-004 \\(.*--plan.*\\), RATE-007 \\(opt in with --exhaust-daily-quota`));
   });
 
   it('writes a report.json valid against schemas/report.schema.json', () => {
@@ -40,7 +49,7 @@ describe('the full run against the embedded reference server', () => {
     expect(report.requirements.map((r) => r.id).sort()).toEqual([...ids].sort());
     for (const r of report.requirements) {
       expect(r.tests.length, `${r.id} has no test`).toBeGreaterThan(0);
-      const expected = INCONCLUSIVE_BY_DESIGN.includes(r.id) ? 'inconclusive' : 'pass';
+      const expected = NOT_EXERCISED_BY_DEFAULT.includes(r.id) ? 'not-exercised' : 'pass';
       expect({ id: r.id, status: r.status, reason: r.reason }).toEqual({ id: r.id, status: expected, reason: r.reason });
     }
   });
@@ -54,7 +63,8 @@ describe('the full run against the embedded reference server', () => {
     }
   });
 
-  it('prints a verdict line and the report path', () => {
+  it('prints the verdict line of report.json and the report path', () => {
+    expect(result.stdout).toContain(`\n${report.verdictLine}\n`);
     expect(result.stdout).toMatch(/0 fail/);
     expect(result.stdout).toMatch(/report: .*report\.json/);
   });

@@ -3,15 +3,18 @@
  * property failure exactly) and says fixed or still failing; `report` re-renders a saved report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
+import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 const keys = { [KEY]: 'free' as const };
+const tempDir = tempDirs();
 
 let broken: RunningReferenceServer;
 let fixedServer: RunningReferenceServer;
@@ -37,7 +40,7 @@ beforeAll(async () => {
     },
   });
   fixedServer = await startReferenceServer({ windowSeconds: 1, keys });
-  dir = await mkdtemp(join(tmpdir(), 'pc-replay-'));
+  dir = await tempDir('replay');
   first = await runCli(['--base-url', broken.baseUrl, '--plan', 'free', '--report-dir', dir, '--reporter', 'json,markdown', '--seed', '42'], {
     PETSTORE_API_KEY: KEY,
   });
@@ -62,7 +65,7 @@ describe('replay', () => {
 
   it('says "still failing" against the same broken server, re-sending only the shrunk input', async () => {
     postedNames.length = 0;
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-out-'));
+    const out = await tempDir('replay-out');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', broken.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -81,7 +84,7 @@ describe('replay', () => {
   });
 
   it('says "fixed" against a correct server, with exit code 0', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-replay-fixed-'));
+    const out = await tempDir('replay-fixed');
     const result = await runCli(['replay', join(dir, 'report.json'), '--base-url', fixedServer.baseUrl, '--report-dir', out, '--reporter', 'json'], {
       PETSTORE_API_KEY: KEY,
     });
@@ -93,7 +96,7 @@ describe('replay', () => {
 
 describe('report', () => {
   it('re-renders a saved report.json exactly as the run rendered it', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'pc-render-'));
+    const out = await tempDir('render');
     const result = await runCli(['report', join(dir, 'report.json'), '--reporter', 'markdown', '--report-dir', out]);
     expect(result.code).toBe(0);
     expect(await readFile(join(out, 'summary.md'), 'utf8')).toBe(await readFile(join(dir, 'summary.md'), 'utf8'));
@@ -103,5 +106,116 @@ describe('report', () => {
     const result = await runCli(['report', join(dir, 'nope.json')]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+/**
+ * Failures that hang on one specific request (fixtures/variants/replay.ts): replay must re-send
+ * that request, since re-running the requirement's test alone may never send it again.
+ */
+describe('replay re-sends the exchanges behind each failure', () => {
+  const byName = (name: string): Variant => {
+    const found = VARIANTS.find((v) => v.name === name);
+    if (found === undefined) throw new Error(`no variant ${name}`);
+    return found;
+  };
+  const servers: RunningReferenceServer[] = [];
+
+  async function serve(variant: Variant | undefined): Promise<RunningReferenceServer> {
+    const server = await startReferenceServer({ windowSeconds: 1, keys, ...variant?.server });
+    servers.push(server);
+    return server;
+  }
+
+  /** A full run against the mutant; the path of its report.json. */
+  async function failingRun(server: RunningReferenceServer): Promise<{ file: string; report: Report }> {
+    const out = await tempDir('replay-mutant');
+    const result = await runCli(['--base-url', server.baseUrl, '--plan', 'free', '--report-dir', out, '--reporter', 'json', '--seed', '7'], { PETSTORE_API_KEY: KEY });
+    expect(result.code, result.stderr).toBe(1);
+    const file = join(out, 'report.json');
+    return { file, report: JSON.parse(await readFile(file, 'utf8')) as Report };
+  }
+
+  async function replayAgainst(file: string, server: RunningReferenceServer): Promise<{ result: CliResult; rerun: Report; replayJson: string }> {
+    const out = await tempDir('replay-again');
+    const result = await runCli(['replay', file, '--base-url', server.baseUrl, '--report-dir', out, '--reporter', 'json'], { PETSTORE_API_KEY: KEY });
+    return {
+      result,
+      rerun: JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report,
+      replayJson: await readFile(join(out, 'replay.json'), 'utf8'),
+    };
+  }
+
+  const statusIn = (r: Report, id: string): string | undefined => r.requirements.find((x) => x.id === id)?.status;
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+
+  /** The mutant fails exactly `id`; replay says still failing against it (exit 1), fixed against the reference (exit 0). */
+  async function stillFailingThenFixed(name: string, id: string, still: RegExp, fixed: RegExp): Promise<{ file: string; first: Report; again: Awaited<ReturnType<typeof replayAgainst>> }> {
+    const mutant = await serve(byName(name));
+    const { file, report: first } = await failingRun(mutant);
+    expect(failing(first)).toEqual([id]);
+    const again = await replayAgainst(file, mutant);
+    expect(again.result.stdout).toMatch(still);
+    expect(again.result.code).toBe(1);
+    const repaired = await replayAgainst(file, await serve(undefined));
+    expect(repaired.result.stdout).toMatch(fixed);
+    expect(repaired.result.code).toBe(0);
+    return { file, first, again };
+  }
+
+  it('RATE-001 missing only on the 400 for malformed JSON: that POST is re-sent; still failing on the mutant, fixed on the reference', async () => {
+    const { first, again } = await stillFailingThenFixed(
+      'rate-headers-missing-on-malformed-json',
+      'RATE-001',
+      /RATE-001\s+still failing\n\s+POST \/pets \(re-send of #\d+ as #\d+\): .*X-RateLimit/,
+      /RATE-001\s+fixed\n\s+POST \/pets \(re-send of #\d+ as #\d+\): 400, no violation of RATE-001/,
+    );
+    const cited = first.requirements.find((r) => r.id === 'RATE-001')?.evidence.find((e) => e.kind === 'violation')?.exchange;
+    expect(cited?.request).toMatchObject({ method: 'POST', target: '/pets', auth: 'key' });
+    expect(JSON.stringify(first)).not.toContain(KEY);
+    // The re-run also runs the test that sent the malformed POST, so its checks see one again.
+    expect(statusIn(again.rerun, 'CREATE-003')).toBe('pass');
+    expect(statusIn(again.rerun, 'RATE-001')).toBe('fail');
+    // The re-sent POST carried the key (auth mode 'key'); neither output shows it.
+    const resent = (JSON.parse(again.replayJson) as { exchanges: Array<{ request: { method: string; target: string; body?: string; auth: string } }> }).exchanges;
+    expect(resent.map((e) => [e.request.method, e.request.target, e.request.body, e.request.auth])).toEqual([['POST', '/pets', cited?.request.body, 'key']]);
+    expect(again.replayJson + again.result.stdout).not.toContain(KEY);
+  });
+
+  it('a failure seen on many responses (MEDIA-001) re-sends at most 5 distinct ones and names the pets its re-sent POSTs created', async () => {
+    const { again } = await stillFailingThenFixed('json-labelled-text-plain', 'MEDIA-001', /MEDIA-001\s+still failing/, /MEDIA-001\s+fixed/);
+    const record = JSON.parse(again.replayJson) as { createdPetIds: string[]; exchanges: Array<{ request: { method: string }; response?: { status: number } }> };
+    expect(record.exchanges.length).toBeLessThanOrEqual(MAX_PER_REQUIREMENT);
+    const creations = record.exchanges.filter((e) => e.request.method === 'POST' && e.response?.status === 201).length;
+    expect(creations).toBeGreaterThan(0);
+    expect(record.createdPetIds).toHaveLength(creations);
+    expect(again.result.stdout).toContain(`they created pet(s) ${record.createdPetIds.join(', ')}`);
+  });
+
+  it('a 500 for one invalid body class only (CREATE-003): still failing on the mutant, fixed on the reference', async () => {
+    await stillFailingThenFixed(
+      'non-string-status-500',
+      'CREATE-003',
+      /CREATE-003\s+still failing\n\s+POST \/pets \(re-send of #\d+ as #\d+\): received 500 \/ expected 400/,
+      /CREATE-003\s+fixed\n\s+POST \/pets \(re-send of #\d+ as #\d+\): 400, as expected/,
+    );
+  });
+
+  it('a bare 404 on one path (ERR-001): still failing, fixed on the reference, could not tell where that path now answers 200', async () => {
+    const { file, again } = await stillFailingThenFixed(
+      'unknown-pet-404-without-body',
+      'ERR-001',
+      /ERR-001\s+still failing\n\s+GET \/pets\/\d+ \(re-send of #\d+ as #\d+\)/,
+      /ERR-001\s+fixed/,
+    );
+    expect(statusIn(again.rerun, 'GET-002')).toBe('pass');
+
+    // Every unknown id now answers 200 with some pet: the re-sent request no longer reaches a 404.
+    const elsewhere = await replayAgainst(file, await serve(byName('unknown-id-first-pet')));
+    expect(elsewhere.result.stdout).toMatch(/ERR-001\s+could not tell\n\s+GET \/pets\/\d+ \(re-send of #\d+ as #\d+\): answered 200 where the run saw 404/);
+    expect(elsewhere.result.code).toBe(2);
   });
 });

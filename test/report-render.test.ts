@@ -1,8 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RENDERERS } from '../src/report/renderers.js';
 import { earlOutcome } from '../src/report/render/earl.js';
 import { renderEarl } from '../src/report/render/earl.js';
@@ -14,14 +12,12 @@ import type { Report } from '../src/report/types.js';
 import { BIG_BODY_CHARS, CONTROL_CHARS, SAMPLE_REPORTS, SCRIPT_BREAKOUT, hostileReport, mixedReport, passingReport } from './support/report-factory.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { childrenNamed, parseXml, type XmlElement } from './support/xml.js';
+import { xsdErrors } from './support/xsd.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const XSD = resolve(import.meta.dirname, '../schemas/junit.xsd');
+const tempDir = tempDirs();
 const samples = Object.entries(SAMPLE_REPORTS).map(([name, make]) => ({ name, report: make() }));
-const tmp = mkdtempSync(join(tmpdir(), 'report-render-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-const xmllint = spawnSync('xmllint', ['--version'], { encoding: 'utf8' });
-const hasXmllint = xmllint.error === undefined && xmllint.status === 0;
 
 /** Characters no renderer may let through: XML 1.0 forbids them, HTML calls them parse errors. */
 // eslint-disable-next-line no-control-regex
@@ -35,6 +31,12 @@ describe('sample reports', () => {
   it('the committed fixture is the factory\'s mixed report and loads as a report', async () => {
     await expect(`${JSON.stringify(mixedReport(), null, 2)}\n`).toMatchFileSnapshot('fixtures-report/mixed.report.json');
     expect(await loadReport(resolve(import.meta.dirname, 'fixtures-report/mixed.report.json'))).toEqual(mixedReport());
+  });
+
+  it('a report of schema version 1 is refused with a line saying to run again', async () => {
+    const file = join(await tempDir('report-render'), 'v1.report.json');
+    await writeFile(file, JSON.stringify({ ...mixedReport(), schemaVersion: 1, verdict: 'fail' }));
+    await expect(loadReport(file)).rejects.toThrow(/schema version 1 .* run again to get version 2/);
   });
 
   it('every format is wired in and renders every sample', () => {
@@ -63,16 +65,14 @@ function attrNumber(node: XmlElement, name: string): number {
 }
 
 describe('junit.xml', () => {
-  it.for(samples)('$name validates against schemas/junit.xsd', ({ name, report }, ctx) => {
-    if (!hasXmllint) {
-      ctx.skip(true, 'xmllint is not installed (apt-get install -y libxml2-utils); XSD validation skipped, structural assertions still run');
-      return;
-    }
-    const file = join(tmp, `${name}.junit.xml`);
-    writeFileSync(file, renderJunit(report));
-    const result = spawnSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8' });
-    expect(result.stderr).toContain('validates');
-    expect(result.status).toBe(0);
+  it.each(samples)('$name validates against schemas/junit.xsd', async ({ report }) => {
+    await expect(xsdErrors(renderJunit(report), XSD)).resolves.toEqual([]);
+  });
+
+  it('the XSD check rejects a junit.xml the schema forbids', async () => {
+    const broken = renderJunit(mixedReport()).replace(/<testsuite /, '<testsuite bogus="1" ');
+    const errors = await xsdErrors(broken, XSD);
+    expect(errors.join('\n')).toMatch(/bogus/);
   });
 
   it.each(samples)('$name: counts equal the report summary', ({ report }) => {
@@ -82,11 +82,11 @@ describe('junit.xml', () => {
     const cases = requirementSuites.flatMap((s) => childrenNamed(s, 'testcase'));
     const s = report.summary;
     expect(cases).toHaveLength(report.requirements.length);
-    expect(requirementSuites.reduce((n, suite) => n + attrNumber(suite, 'tests'), 0)).toBe(s.pass + s.fail + s.inconclusive + s.skipped);
+    expect(requirementSuites.reduce((n, suite) => n + attrNumber(suite, 'tests'), 0)).toBe(s.pass + s.fail + s.inconclusive + s.notExercised);
     expect(requirementSuites.reduce((n, suite) => n + attrNumber(suite, 'failures'), 0)).toBe(s.fail);
-    expect(requirementSuites.reduce((n, suite) => n + attrNumber(suite, 'skipped'), 0)).toBe(s.inconclusive + s.skipped);
+    expect(requirementSuites.reduce((n, suite) => n + attrNumber(suite, 'skipped'), 0)).toBe(s.inconclusive + s.notExercised);
     expect(cases.filter((c) => childrenNamed(c, 'failure').length > 0)).toHaveLength(s.fail);
-    expect(cases.filter((c) => childrenNamed(c, 'skipped').length > 0)).toHaveLength(s.inconclusive + s.skipped);
+    expect(cases.filter((c) => childrenNamed(c, 'skipped').length > 0)).toHaveLength(s.inconclusive + s.notExercised);
     expect(cases.flatMap((c) => childrenNamed(c, 'failure')).filter((f) => f.attributes.type === 'warning')).toHaveLength(s.warnings);
     // Run errors are one errored testcase of their own, so CI shows them.
     expect(attrNumber(root, 'errors')).toBe(report.runErrors.length > 0 ? 1 : 0);
@@ -101,14 +101,15 @@ describe('junit.xml', () => {
     expect(names).toEqual(['§ 1 What the service does', '§ 2 Resources and their fields', '§ 4.1 List animals', '§ 4.2 Add an animal', '§ 4.3 Get an animal (deprecated)', '§ 4.4 Orders listing', '§ 5 Authentication', '§ 8 Limits', 'run']);
     const [first] = suitesOf(root);
     const props = Object.fromEntries(childrenNamed(childrenNamed(first as XmlElement, 'properties')[0] as XmlElement, 'property').map((p) => [p.attributes.name, p.attributes.value]));
-    expect(props).toMatchObject({ 'tool.version': '0.1.0', target: report.target.baseUrl, seed: String(report.seed), runId: report.runId });
+    expect(props).toMatchObject({ 'tool.version': '0.1.0', target: report.target.baseUrl, seed: String(report.seed), runId: report.runId, verdict: 'does-not-conform', verdictLine: report.verdictLine, complete: 'false' });
   });
 
-  it('testcases carry the id and title, the section as classname, and the verdict details', () => {
+  it('testcases carry the id, section and title, a classname CI tools keep whole, and the verdict details', () => {
     const root = parseXml(renderJunit(mixedReport()));
     const cases = new Map(suitesOf(root).flatMap((s) => childrenNamed(s, 'testcase')).map((c) => [c.attributes.name?.split(' ')[0], c]));
     const list003 = cases.get('LIST-003');
-    expect(list003?.attributes).toMatchObject({ name: 'LIST-003 limit between 1 and 100 is honoured', classname: '4.1' });
+    expect(list003?.attributes).toMatchObject({ name: 'LIST-003 (§ 4.1) limit between 1 and 100 is honoured', classname: 'petstore.s4_1' });
+    expect(cases.get('AUTH-001')?.attributes.classname).toBe('petstore.s5');
     const failure = childrenNamed(list003 as XmlElement, 'failure')[0];
     expect(failure?.attributes).toMatchObject({ type: 'must', message: 'limit=7 returned 1 pet while 40 are available' });
     expect(failure?.text).toContain('GET https://staging.petstore.example/v1/pets?limit=7');
@@ -125,7 +126,8 @@ describe('junit.xml', () => {
     const warning = childrenNamed(cases.get('GET-005') as XmlElement, 'failure')[0];
     expect(warning?.attributes).toMatchObject({ type: 'warning', message: 'warning: no Deprecation header on GET /pets/{id}' });
     expect(childrenNamed(cases.get('LIST-002') as XmlElement, 'skipped')[0]?.attributes.message).toBe('inconclusive: the store holds 3 pets and writes are disabled (--read-only); 21 are needed');
-    expect(childrenNamed(cases.get('CREATE-001') as XmlElement, 'skipped')[0]?.attributes.message).toBe('deselected by --only');
+    expect(childrenNamed(cases.get('CREATE-001') as XmlElement, 'skipped')[0]?.attributes.message).toBe('not exercised: deselected by --only');
+    expect(childrenNamed(cases.get('RATE-007') as XmlElement, 'skipped')[0]?.attributes.message).toMatch(/^not exercised by choice: .*opt in with --exhaust-daily-quota/);
     expect(childrenNamed(cases.get('LIST-004') as XmlElement, 'failure')).toHaveLength(0);
   });
 
@@ -154,9 +156,16 @@ describe('summary.md', () => {
 
   it('states the verdict and the counts in words', () => {
     const md = renderMarkdown(mixedReport());
-    expect(md).toContain('**Verdict: FAIL** (not complete: a must-requirement failed)');
-    expect(md).toContain('| 4 | 4 | 2 | 2 | 1 |');
-    expect(renderMarkdown(passingReport())).toContain('**Verdict: PASS** (complete: every must-requirement passed)');
+    expect(md).toContain(`**${mixedReport().verdictLine}**`);
+    expect(md).toContain('**DOES NOT CONFORM: 4 of 12 requirements fail (3 must, 1 should); 1 requirement inconclusive (LIST-002); the run reported 1 error;');
+    expect(md).toContain('| Pass | Fail | Inconclusive | Not exercised | Warnings |');
+    expect(md).toContain('| 4 | 4 | 1 | 3 | 1 |');
+    expect(md).toContain('Not complete: some requirements meant to run could not be told (inconclusive).');
+    expect(md).toContain('## Not exercised');
+    expect(md).toContain('- RATE-007: not exercised by choice:');
+    const passing = renderMarkdown(passingReport());
+    expect(passing).toContain('**CONFORMS:');
+    expect(passing).toContain('Complete: every requirement meant to run got pass or fail.');
     expect(md).not.toMatch(/[\u{1F300}-\u{1FAFF}\u2705\u274C\u26A0]/u);
   });
 
@@ -234,7 +243,8 @@ describe('earl.jsonld', () => {
       'GET-005': 'earl:failed',
       'LIST-002': 'earl:cantTell',
       'CREATE-001': 'earl:untested',
-      'ORDERS-001': 'earl:inapplicable',
+      'ORDERS-001': 'earl:untested',
+      'RATE-007': 'earl:untested',
     });
     for (const r of report.requirements) expect(outcome[r.id]).toBe(earlOutcome(r));
   });
@@ -250,7 +260,7 @@ describe('earl.jsonld', () => {
   it('hostile text stays valid JSON and intact', () => {
     const text = renderEarl(hostileReport());
     const doc = JSON.parse(text) as { '@graph': unknown[] };
-    expect(doc['@graph'].length).toBe(2 + hostileReport().requirements.length);
+    expect(doc['@graph'].length).toBe(3 + hostileReport().requirements.length);
     expect(text).toContain(JSON.stringify(SCRIPT_BREAKOUT).slice(1, -1));
   });
 });
@@ -281,7 +291,9 @@ describe('report.html', () => {
   it('shows the run header, counts, every requirement with its details and the lists', () => {
     const report = mixedReport();
     const html = renderHtml(report);
-    for (const key of ['pass', 'fail', 'inconclusive', 'skipped'] as const) expect(html).toContain(`data-count="${key}">${report.summary[key]}<`);
+    for (const key of ['pass', 'fail', 'inconclusive', 'notExercised'] as const) expect(html).toContain(`data-count="${key}">${report.summary[key]}<`);
+    expect(html).toContain(`<div class="verdict" data-verdict="does-not-conform" role="status">\n<strong>${report.verdictLine.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</strong>`);
+    expect(html).toContain('<h2 id="not-exercised">Not exercised</h2>');
     for (const r of report.requirements) expect(html).toContain(`id="req-${r.id}" data-status="${r.status}"`);
     for (const text of ['https://staging.petstore.example/v1', 'petstore-conformance 0.1.0', 'Pet Store Service Interface Specification, version 1.0.0', '2025-06-02T12:00:00.000Z', '1 min 23 s', '1234567', 'm3x9k2a7', 'sha256:0123456789ab', '187 (budget 600)', 'Not complete', 'Interpretation (where the spec is silent)', 'Shrunk smallest failing input after 25 runs', 'UND_ERR_HEADERS_TIMEOUT', '9007199254740993', 'Transitions between pet statuses.', 'request budget exhausted', 'Pets carry an extra field']) {
       expect(html).toContain(text);

@@ -16,7 +16,7 @@ describe('a requirement result as a test of the implementer project', () => {
     expect(verdict.kind).toBe('warn');
   });
 
-  it.each(['inconclusive', 'skipped'] as const)('%s is skipped with its reason, never a pass', (status) => {
+  it.each(['inconclusive', 'not-exercised'] as const)('%s is skipped with its reason, never a pass', (status) => {
     const verdict = testVerdict(requirement({ id: 'RATE-007', section: '8', status, reason: 'opt in with --x' }));
     expect(verdict).toEqual({ kind: 'skip', reason: `${status}: opt in with --x` });
   });

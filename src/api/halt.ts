@@ -17,7 +17,7 @@ export function haltedReport(report: Report, halt: RunHalt, selected: readonly s
   const voided = RUN_NOT_MADE.has(halt.reason);
   const requirements = report.requirements.map((r): RequirementResult => {
     if (r.reason === DESELECTED) return r;
-    if (selected.length > 0 && !selected.includes(r.id)) return { ...r, status: 'skipped', reason: DESELECTED, evidence: [] };
+    if (selected.length > 0 && !selected.includes(r.id)) return { ...r, status: 'not-exercised', reason: DESELECTED, evidence: [] };
     if (!voided && (r.status === 'pass' || r.status === 'fail')) return r;
     return { ...r, status: 'inconclusive', reason: `not judged: ${halt.message}`, evidence: voided ? [] : r.evidence };
   });

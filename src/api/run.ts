@@ -41,8 +41,8 @@ interface Target {
 async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   if (options.baseUrl === undefined) {
     const server = await startReferenceServer({ windowSeconds: EMBEDDED_WINDOW_SECONDS });
-    // The embedded key is a Free-plan key, so the plan check is exercised too.
-    return { baseUrl: server.baseUrl, apiKey: server.keys.free, plan: options.plan ?? 'free', embedded: true, close: () => server.close() };
+    // Only an explicit --plan: defaulting to the embedded key's plan would judge RATE-004 on a claim the user never made.
+    return { baseUrl: server.baseUrl, apiKey: server.keys.free, ...(options.plan === undefined ? {} : { plan: options.plan }), embedded: true, close: () => server.close() };
   }
   await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
   return {

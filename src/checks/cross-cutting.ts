@@ -10,11 +10,13 @@ import type { Finding } from './finding.js';
 import { checkMediaType } from './media-type.js';
 import { checkPetShape } from './pet-shape.js';
 import { checkRateLimitHeaders } from './rate-limit-headers.js';
+import { checkRetryAfter } from './retry-after.js';
+import { checkRetryAfterAgreesWithReset } from './retry-after-reset.js';
 
 /**
- * Exactly the catalog's `crossCutting: true` entries (a test keeps them equal). RATE-005 is not
- * among them: checkRetryAfter is run by the RATE-005 test on its own 429, and running it here as
- * well would record every finding twice in that test's ledger window.
+ * Exactly the catalog's `crossCutting: true` entries (a test keeps them equal). RATE-005 and
+ * RATE-006 are among them because every 429 of the run is judged, not only the burst's; their
+ * own tests add the burst and the recovery probe, and do not check the 429s again.
  */
 export const CROSS_CUTTING_REQUIREMENTS = [
   'MEDIA-001',
@@ -28,11 +30,25 @@ export const CROSS_CUTTING_REQUIREMENTS = [
   'RATE-002',
   'RATE-003',
   'RATE-004',
+  'RATE-005',
+  'RATE-006',
+  'RATE-008',
 ] as const;
 
 export type CrossCuttingRequirement = (typeof CROSS_CUTTING_REQUIREMENTS)[number];
 
-/** RATE-002's falling part needs two exchanges; the session pairs them with checkRemainingFalls. */
+/**
+ * The checks of two keyed exchanges in a row are paired by the session (checkRateLimitPair), a
+ * retry with its 429 too (checkRetryHonoured); an early 429 needs the whole run (findEarly429s).
+ */
 export function crossCuttingChecks(ex: Exchange, ctx: { plan?: PlanName } = {}): Finding[] {
-  return [...checkMediaType(ex), ...checkPetShape(ex), ...checkErrorBody(ex), ...checkRateLimitHeaders(ex, ctx), ...checkDeprecation(ex)];
+  return [
+    ...checkMediaType(ex),
+    ...checkPetShape(ex),
+    ...checkErrorBody(ex),
+    ...checkRateLimitHeaders(ex, ctx),
+    ...checkRetryAfter(ex),
+    ...checkRetryAfterAgreesWithReset(ex),
+    ...checkDeprecation(ex),
+  ];
 }

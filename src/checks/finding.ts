@@ -8,16 +8,23 @@ export type FindingKind = 'violation' | 'observation';
 export interface Finding {
   requirement: string;
   kind: FindingKind;
+  /**
+   * What is wrong, in words that are the same for every response showing it: the report groups
+   * violations by this text and counts them ("10 responses: …").
+   */
   message: string;
   /** seq of the exchange the finding is about, when there is one. */
   exchange?: number;
+  /** Where in this one response, e.g. "pets #42, #57 of 100": shown for the first of a group only. */
+  detail?: string;
 }
 
-export const violation = (requirement: string, message: string, exchange?: number): Finding => ({
+export const violation = (requirement: string, message: string, exchange?: number, detail?: string): Finding => ({
   requirement,
   kind: 'violation',
   message,
   ...(exchange === undefined ? {} : { exchange }),
+  ...(detail === undefined ? {} : { detail }),
 });
 
 export const observation = (requirement: string, message: string, exchange?: number): Finding => ({

@@ -6,8 +6,10 @@ import { jsonBody, operationOf } from './body.js';
 import { excerpt } from './text.js';
 import { observation, violation, type Finding } from './finding.js';
 
-/** A broken listing can have an error per item; the first few say what is wrong, the rest only add noise. */
+/** Distinct schema errors named per response; the rest only add noise. */
 const MAX_MESSAGES = 5;
+/** Items named in a detail; a listing can break the same way in all of its 100 items. */
+const MAX_ITEMS = 5;
 
 type PetBearing = 'list' | 'single';
 
@@ -38,17 +40,33 @@ export function idKey(id: JsonValue | undefined): string | undefined {
   return undefined;
 }
 
-function located(index: number | undefined, message: string): string {
-  const root = message.startsWith('(root) ');
-  const text = root ? message.slice('(root) '.length) : message;
-  if (index === undefined) return root ? `body ${text}` : text;
-  return `[${index}] ${text}`;
+/** "pets #4, #6 and 3 more of 100": items by their 1-based position, as a reader counts them. */
+function itemsText(indices: readonly number[], total: number): string {
+  const named = indices.slice(0, MAX_ITEMS).map((i) => `#${i + 1}`).join(', ');
+  const more = indices.length > MAX_ITEMS ? ` and ${indices.length - MAX_ITEMS} more` : '';
+  return `${indices.length === 1 ? 'pet' : 'pets'} ${named}${more} of ${total}`;
 }
 
-function capped(messages: string[], ex: Exchange): Finding[] {
-  const shown = messages.slice(0, MAX_MESSAGES).map((m) => violation('PET-001', m, ex.seq));
-  if (messages.length > MAX_MESSAGES) {
-    shown.push(violation('PET-001', `and ${messages.length - MAX_MESSAGES} more Pet schema errors in this response`, ex.seq));
+function where(message: string, single: boolean): string {
+  const root = message.startsWith('(root) ');
+  const text = root ? message.slice('(root) '.length) : message;
+  if (single) return root ? `the body ${text}` : `the body: ${text}`;
+  return root ? `a pet in the listing ${text}` : `a pet in the listing: ${text}`;
+}
+
+/**
+ * One violation per distinct schema error of a response, worded the same whichever items or
+ * response show it (so the report can count responses); which items is the detail.
+ */
+function schemaFindings(errors: ReadonlyArray<{ message: string; index?: number }>, total: number, ex: Exchange): Finding[] {
+  const byMessage = new Map<string, number[]>();
+  for (const e of errors) byMessage.set(e.message, [...(byMessage.get(e.message) ?? []), ...(e.index === undefined ? [] : [e.index])]);
+  const distinct = [...byMessage];
+  const shown = distinct.slice(0, MAX_MESSAGES).map(([message, indices]) =>
+    violation('PET-001', where(message, indices.length === 0), ex.seq, indices.length === 0 ? undefined : itemsText(indices, total)),
+  );
+  if (distinct.length > MAX_MESSAGES) {
+    shown.push(violation('PET-001', 'further Pet schema errors in the same response', ex.seq, `${distinct.length - MAX_MESSAGES} more distinct errors`));
   }
   return shown;
 }
@@ -66,7 +84,7 @@ function duplicateIds(items: readonly JsonValue[], ex: Exchange): Finding[] {
   const findings: Finding[] = [];
   for (const [key, at] of seen) {
     if (at.length < 2) continue;
-    findings.push(violation('PET-002', `Received id ${key} at ${at.map((i) => `[${i}]`).join(', ')} / Expected unique ids in one listing`, ex.seq));
+    findings.push(violation('PET-002', 'Received one id on several pets of a listing / Expected unique ids in one listing', ex.seq, `id ${key} on ${itemsText(at, items.length)}`));
   }
   return findings;
 }
@@ -82,8 +100,8 @@ export function checkPetShape(ex: Exchange): Finding[] {
     if (body === undefined || !body.ok || !Array.isArray(body.value)) return [];
     const items = body.value;
     // Every item, not only the objects: a number in a Pets array is a Pet that is not an object.
-    const messages = items.flatMap((item, index) => validate('Pet', item).map((m) => located(index, m)));
-    const findings = [...capped(messages, ex), ...duplicateIds(items, ex)];
+    const errors = items.flatMap((item, index) => validate('Pet', item).map((message) => ({ message, index })));
+    const findings = [...schemaFindings(errors, items.length, ex), ...duplicateIds(items, ex)];
     return [...findings, ...extraFields(items, ex)];
   }
 
@@ -92,8 +110,8 @@ export function checkPetShape(ex: Exchange): Finding[] {
     if (body.truncated === true) return [observation('PET-001', `${status} body not judged: ${body.error}`, ex.seq)];
     return [violation('PET-001', `Received a ${status} body that is not JSON (${excerpt(body.error)}) / Expected a Pet`, ex.seq)];
   }
-  const messages = validate('Pet', body.value).map((m) => located(undefined, m));
-  return [...capped(messages, ex), ...extraFields(body.value, ex)];
+  const errors = validate('Pet', body.value).map((message) => ({ message }));
+  return [...schemaFindings(errors, 1, ex), ...extraFields(body.value, ex)];
 }
 
 /** The spec does not forbid extra fields; which ones a server adds is worth one note per response. */

@@ -1,7 +1,7 @@
 /**
  * RATE-001 (the three X-RateLimit headers, as integers), RATE-002's Remaining ≤ Limit,
- * RATE-003 (Reset is a Unix time in seconds, near the response's time) and RATE-004 (Limit
- * matches the plan), judged on one response.
+ * RATE-003 (Reset is a Unix time in seconds, near the response's time), RATE-004 (Limit
+ * matches the plan) and RATE-008's plausible Limit, judged on one response.
  */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm } from '../http/retry-after.js';
@@ -19,8 +19,12 @@ const DISPLAY: Record<RateLimitHeader, string> = {
 };
 
 const DIGITS = /^[0-9]+$/;
-/** Reset may lie this far before the response's time: the window can end while the response is built. */
-const EARLY_MS = 5_000;
+/**
+ * Reset may lie this far before the response's Date: both are whole seconds, so a window ending
+ * in the second the response is dated may show a Reset one second earlier. Nothing more: a Reset
+ * further back is not "the time at which the limit resets".
+ */
+const EARLY_MS = 1_000;
 /** Reset may lie this far after it: no per-minute or per-day window ends later. */
 const LATE_MS = 24 * 3600_000;
 /** Date has whole seconds (truncated), so an exact 24 h window can end up to 1 s after Date + 24 h. */
@@ -65,9 +69,16 @@ function checkRemainingWithinLimit(ex: Exchange): Finding[] {
   return [violation('RATE-002', `Received X-RateLimit-Remaining ${remaining} with X-RateLimit-Limit ${limit} / Expected Remaining ≤ Limit`, ex.seq)];
 }
 
-function checkResetTime(ex: Exchange): Finding[] {
+interface ResetJudgement {
+  reset: bigint;
+  resetMs: number;
+  reference: { ms: number; from: string; lower: number; upper: number };
+  ok: boolean;
+}
+
+function judgeReset(ex: Exchange): ResetJudgement | undefined {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
-  if (reset === undefined) return [];
+  if (reset === undefined) return undefined;
   const resetMs = Number(reset) * 1000;
   // The Date header is the server's own clock; it is only a reference here, so obsolete date forms are accepted.
   const dateMs = parseHttpDateAnyForm(ex.response?.headers['date'], ex.sentAt)?.ms;
@@ -78,8 +89,23 @@ function checkResetTime(ex: Exchange): Finding[] {
           const ms = ex.sentAt + ex.elapsedMs;
           return { ms, from: 'the local clock (no Date header)', lower: ms - EARLY_MS - CLOCK_SKEW_MS, upper: ms + LATE_MS + CLOCK_SKEW_MS };
         })();
-  if (resetMs >= reference.lower && resetMs <= reference.upper) return [];
+  return { reset, resetMs, reference, ok: resetMs >= reference.lower && resetMs <= reference.upper };
+}
 
+/**
+ * Reset in Unix ms when it passes RATE-003's check on its own response; undefined otherwise.
+ * Checks that compare Reset with something else use only such a Reset: a Reset that fails
+ * RATE-003 is that requirement's finding, not a disagreement for another one to report.
+ */
+export function plausibleResetMs(ex: Exchange): number | undefined {
+  const judged = judgeReset(ex);
+  return judged?.ok === true ? judged.resetMs : undefined;
+}
+
+function checkResetTime(ex: Exchange): Finding[] {
+  const judged = judgeReset(ex);
+  if (judged === undefined || judged.ok) return [];
+  const { reset, resetMs, reference } = judged;
   const expected = `Expected a Unix timestamp in seconds between ${iso(reference.lower)} and ${iso(reference.upper)} (response time ${iso(reference.ms)}, from ${reference.from})`;
   let diagnosis: string;
   if (reset < BigInt(RELATIVE_BELOW)) diagnosis = 'which looks like a relative number of seconds';
@@ -97,7 +123,30 @@ function checkPlanLimit(ex: Exchange, plan: PlanName | undefined): Finding[] {
   return [violation('RATE-004', `Received X-RateLimit-Limit ${limit} / Expected ${perMinute}, the per-minute limit of the ${plan} plan`, ex.seq)];
 }
 
+/** A thousand times the largest published per-minute limit (Business, 1,000): no custom plan goes that far. */
+export const ABSURD_LIMIT_ABOVE = 1_000_000n;
+
+function checkLimitPlausible(ex: Exchange): Finding[] {
+  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
+  const status = ex.response?.status ?? 0;
+  if (limit === undefined) return [];
+  if (limit > ABSURD_LIMIT_ABOVE) {
+    return [violation('RATE-008', `Received X-RateLimit-Limit ${limit} / Expected a plausible limit, at most ${ABSURD_LIMIT_ABOVE} (a thousand times the Business plan's 1,000 a minute)`, ex.seq)];
+  }
+  // A banned key may be told 0 on its 429; a request that was served had a limit above 0.
+  if (limit === 0n && status >= 200 && status < 300) {
+    return [violation('RATE-008', `Received X-RateLimit-Limit 0 on a served ${status} response / Expected the limit that let this request through`, ex.seq)];
+  }
+  return [];
+}
+
 export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: PlanName } = {}): Finding[] {
   if (ex.response === undefined) return [];
-  return [...checkPresence(ex), ...checkRemainingWithinLimit(ex), ...checkResetTime(ex), ...checkPlanLimit(ex, ctx.plan)];
+  return [
+    ...checkPresence(ex),
+    ...checkRemainingWithinLimit(ex),
+    ...checkResetTime(ex),
+    ...checkPlanLimit(ex, ctx.plan),
+    ...checkLimitPlausible(ex),
+  ];
 }

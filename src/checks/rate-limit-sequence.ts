@@ -1,18 +1,47 @@
-/** RATE-002's second half: within one window, Remaining falls with each keyed request. */
+/**
+ * Section 8 judged on two consecutive responses to the run's key: RATE-002's falling Remaining,
+ * RATE-003's Reset against the moment the limit actually reset, RATE-008's stable Limit.
+ */
 import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
+import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { receivedAt, responseDateMs } from './response-date.js';
+import { iso } from './text.js';
+
+/**
+ * A full refill this long before the Reset the earlier response announced shows that Reset was
+ * wrong: whole-second Reset and Date, and clocks a second apart, explain up to 2 s.
+ */
+const REFILL_EARLY_MS = 2_000;
+/** A whole-second Reset and a whole-second Date: within this of Reset, a give-back is not visible as a new Reset. */
+const ROUNDING_HIDES_MS = 2_000;
+/** A later Reset this far beyond the earlier one belongs to another limit (the daily quota). */
+const OTHER_LIMIT_MS = 2_000;
+/** Date is truncated to the second: the server's moment lies up to this much after it. */
+const DATE_RESOLUTION_MS = 1_000;
+
+const keyedPair = (a: Exchange, b: Exchange): boolean =>
+  a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
+
+/** The pair in the order the requests were sent; the later one is the one judged. */
+const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.seq ? [a, b] : [b, a]);
+
+/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
+const IN_FLIGHT_TOLERANCE_MS = 1;
 
 /**
  * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
  * as the same window; falling by more than one is accepted (a shared key), and Remaining may
- * stay at 0 once the window is used up.
+ * stay at 0 once the window is used up. In the last 2 s before Reset a whole-second Reset hides
+ * the requests a sliding window or token bucket gives back, so Remaining may rise there.
  */
 export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // Tolerates callers handing the pair over in either order; the later request is the one judged.
-  const [earlier, later] = prev.seq <= next.seq ? [prev, next] : [next, prev];
-  if (earlier.request.auth !== 'key' || later.request.auth !== 'key') return [];
-  if (earlier.response === undefined || later.response === undefined) return [];
+  const [earlier, later] = inOrder(prev, next);
+  if (!keyedPair(earlier, later)) return [];
+  // Requests in flight together (a concurrent burst) reach the server in either order: only a
+  // pair whose first answer had arrived before the second was sent has an order to judge.
+  if (earlier.sentAt + earlier.elapsedMs > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');
@@ -22,6 +51,8 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // next; it is RATE-003's violation, and Remaining refilling under it is not RATE-002's.
   if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
+  const laterDate = responseDateMs(later);
+  if (laterDate !== undefined && Number(resetAfter) * 1000 - laterDate <= ROUNDING_HIDES_MS) return [];
   return [
     violation(
       'RATE-002',
@@ -29,4 +60,60 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
       later.seq,
     ),
   ];
+}
+
+/**
+ * RATE-003 by behaviour: the later request, sent after the earlier one was answered, finds the
+ * window full again (Remaining ≥ Limit - 1, up from less) well before the Reset the earlier one
+ * announced. Token buckets and sliding windows are full again only at their Reset, so only a
+ * Reset that lies (an hour away on a per-minute window) is caught.
+ */
+export function checkRefillBeforeReset(prev: Exchange, next: Exchange): Finding[] {
+  const [earlier, later] = inOrder(prev, next);
+  if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return [];
+  const resetMs = plausibleResetMs(earlier);
+  const laterDate = responseDateMs(later);
+  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
+  const after = rateLimitValue(later, 'x-ratelimit-remaining');
+  const limit = rateLimitValue(later, 'x-ratelimit-limit');
+  if (resetMs === undefined || laterDate === undefined || before === undefined || after === undefined || limit === undefined) return [];
+  if (after <= before || after < limit - 1n) return [];
+  const refilledBy = laterDate + DATE_RESOLUTION_MS;
+  if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
+  return [
+    violation(
+      'RATE-003',
+      `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
+      later.seq,
+    ),
+  ];
+}
+
+/** RATE-008's second half: within one window (same Reset, or dated before the earlier Reset) the Limit stays the same. */
+export function checkLimitStable(prev: Exchange, next: Exchange): Finding[] {
+  const [earlier, later] = inOrder(prev, next);
+  if (!keyedPair(earlier, later)) return [];
+  const before = rateLimitValue(earlier, 'x-ratelimit-limit');
+  const after = rateLimitValue(later, 'x-ratelimit-limit');
+  if (before === undefined || after === undefined || before === after) return [];
+  const resetMs = plausibleResetMs(earlier);
+  const laterReset = plausibleResetMs(later);
+  // A Reset far beyond the earlier window means another limit now applies (the day's), and may bring its own Limit.
+  if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + OTHER_LIMIT_MS) return [];
+  const laterDate = responseDateMs(later);
+  const sameReset = resetMs !== undefined && resetMs === laterReset;
+  const beforeReset = resetMs !== undefined && laterDate !== undefined && laterDate + DATE_RESOLUTION_MS <= resetMs;
+  if (!sameReset && !beforeReset) return [];
+  return [
+    violation(
+      'RATE-008',
+      `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
+      later.seq,
+    ),
+  ];
+}
+
+/** Every check of section 8 that compares two consecutive keyed exchanges. */
+export function checkRateLimitPair(prev: Exchange, next: Exchange): Finding[] {
+  return [...checkRemainingFalls(prev, next), ...checkRefillBeforeReset(prev, next), ...checkLimitStable(prev, next)];
 }

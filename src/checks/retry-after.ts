@@ -1,4 +1,4 @@
-/** RATE-005's format part: a 429 carries a Retry-After that parses as delta-seconds or an HTTP-date. */
+/** RATE-005's format part: every 429 carries a Retry-After that parses as delta-seconds or an HTTP-date. */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
 import { excerpt } from './text.js';

@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
-import type { PlanName } from '../run-config.js';
+import { PLAN_LIMITS, type PlanName } from '../run-config.js';
 import { ConformanceUsageError, validateBaseUrl } from '../api/options.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
@@ -32,6 +32,8 @@ export interface RunOptions {
   only: string[];
   plan?: PlanName;
   caFile?: string;
+  /** RATE-007: spend the key's whole daily quota to see it enforced (a key made for the test only). */
+  exhaustDailyQuota: boolean;
 }
 
 /** Re-render a saved report.json in other formats. */
@@ -42,24 +44,45 @@ export interface RenderOptions {
   reporters: ReporterName[];
 }
 
-/** Re-run the failing requirements of a saved report (same seed, shrunk inputs) and say fixed or still failing. */
+/** Re-send the failing exchanges of a saved report, re-run its failing tests, and say fixed, still failing or could not tell. */
 export interface ReplayOptions extends Omit<RunOptions, 'command'> {
   command: 'replay';
   reportFile: string;
 }
 
-export type ParsedCommand = RunOptions | RenderOptions | ReplayOptions | { command: 'help' } | { command: 'version' } | { command: 'coverage' };
+/** Compare two saved reports: regressions, fixes, level, evidence and run-context changes. */
+export interface DiffOptions {
+  command: 'diff';
+  oldReport: string;
+  newReport: string;
+  format: 'text' | 'markdown';
+  /** Write the rendering here instead of stdout. */
+  output?: string;
+}
+
+export type ParsedCommand =
+  | RunOptions
+  | RenderOptions
+  | ReplayOptions
+  | DiffOptions
+  | { command: 'help' }
+  | { command: 'version' }
+  | { command: 'coverage' };
 
 export const USAGE = `Usage: petstore-conformance [options]
        petstore-conformance report <report.json> [--reporter <names>] [--report-dir <dir>]
        petstore-conformance replay <report.json> [--base-url <url>] [options]
        petstore-conformance coverage
+       petstore-conformance diff <old/report.json> <new/report.json> [--format text|markdown] [--output <file>]
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
 Without --base-url it runs against the embedded reference server.
-'report' renders a saved report.json again; 'replay' re-sends the failing cases of a saved
-report (same seed, shrunk inputs) and says, per requirement, fixed or still failing.
+'report' renders a saved report.json again; 'replay' re-sends the exchanges behind each failure
+of a saved report and re-runs its tests (same seed, shrunk inputs), and says, per requirement,
+fixed, still failing or could not tell (exit 1 while a must still fails, 2 when one could not be told).
 'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
+'diff' lists what regressed (pass -> fail), was lost (pass -> inconclusive), was fixed, changed
+level or evidence, and which targets, tool or spec versions differ; exit 1 on a must regression.
 
 Options:
   --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
@@ -74,7 +97,11 @@ Options:
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
+  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up: only on a key made for the
+                         test; needs --plan and --max-requests above the plan's daily quota
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
+  --format <f>           diff only: text (default) or markdown (for a PR comment)
+  --output <file>        diff only: write the diff to a file instead of stdout
   -h, --help             Show this help
   -v, --version          Show the version
 
@@ -92,7 +119,41 @@ function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/** Reporter names in any case ("JSON" is json); an empty item ("junit,,html") is a typo, not a choice. */
+function reporterList(raw: string): ReporterName[] {
+  const names = raw.split(',').map((s) => s.trim().toLowerCase());
+  if (names.some((n) => n === '')) throw new UsageError(`--reporter has an empty item in "${raw}"; choose from ${REPORTERS.join(', ')}, separated by commas`);
+  return names.map((name) => {
+    const known = REPORTERS.find((r) => r === name);
+    if (known === undefined) throw new UsageError(`unknown reporter "${name}"; choose from ${REPORTERS.join(', ')}`);
+    return known;
+  });
+}
+
 export { validateBaseUrl };
+
+function diffCommand(files: readonly string[], format: string | undefined, output: string | undefined): DiffOptions {
+  const [oldReport, newReport, ...extra] = files;
+  if (oldReport === undefined || newReport === undefined) throw new UsageError('diff needs two report.json paths: the old one, then the new one');
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (format !== undefined && format !== 'text' && format !== 'markdown') throw new UsageError(`--format must be text or markdown, got "${format}"`);
+  if (output === '') throw new UsageError('--output needs a file name');
+  return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
+}
+
+/** Requests a run takes besides using up the day (the default budget). */
+const RUN_REQUESTS = 400;
+
+/** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
+function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
+  // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
+  const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
+  if (known === undefined) return;
+  const needed = PLAN_LIMITS[known].perDay + RUN_REQUESTS;
+  if (maxRequests < needed) {
+    throw new UsageError(`--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${RUN_REQUESTS} for the run), got ${maxRequests}`);
+  }
+}
 
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
   let parsed;
@@ -115,6 +176,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         only: { type: 'string' },
         plan: { type: 'string' },
         ca: { type: 'string' },
+        format: { type: 'string' },
+        output: { type: 'string' },
+        'exhaust-daily-quota': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -128,9 +192,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.help === true) return { command: 'help' };
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
+  if (subcommand === 'diff') return diffCommand(parsed.positionals.slice(1), v.format, v.output);
+  if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format and --output apply to diff only');
   if (subcommand === 'coverage' && reportFile === undefined) return { command: 'coverage' };
   if (subcommand !== undefined && subcommand !== 'report' && subcommand !== 'replay') {
-    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage; see --help)`);
+    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage, diff; see --help)`);
   }
   if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
@@ -140,10 +206,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'];
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
-  const reporters = list(v.reporter ?? 'json,junit,markdown,html');
-  for (const name of reporters) {
-    if (!(REPORTERS as readonly string[]).includes(name)) throw new UsageError(`unknown reporter "${name}"; choose from ${REPORTERS.join(', ')}`);
-  }
+  const reporters = reporterList(v.reporter ?? 'json,junit,markdown,html');
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
   const plan = v.plan;
@@ -152,7 +215,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
 
   if (subcommand === 'report' && reportFile !== undefined) {
-    return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters: reporters as ReporterName[] };
+    return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
   }
   if (baseUrl !== undefined && (apiKey === undefined || apiKey === '')) {
     throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
@@ -161,7 +224,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
     reportDir: v['report-dir'] ?? 'conformance-report',
-    reporters: reporters as ReporterName[],
+    reporters,
     seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly: v['read-only'] === true,
     maxRequests: integer('max-requests', v['max-requests'], 400, 1),
@@ -171,7 +234,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     only: list(v.only),
     ...(plan === undefined ? {} : { plan: plan as PlanName }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),
+    exhaustDailyQuota: v['exhaust-daily-quota'] === true,
   };
+  if (options.exhaustDailyQuota) checkDailyQuotaBudget(plan as PlanName | undefined, baseUrl, options.maxRequests);
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
   return { command: 'run', ...options };
 }

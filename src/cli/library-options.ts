@@ -29,6 +29,7 @@ export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra
     timeoutMs: command.timeoutMs,
     maxWaitMs: command.maxWaitMs,
     ...(ca === undefined ? {} : { ca }),
+    exhaustDailyQuota: command.exhaustDailyQuota,
     ...extra,
   };
 }

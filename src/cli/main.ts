@@ -42,6 +42,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command.command === 'coverage') return (await import('./coverage.js')).coverageCommand();
   if (command.command === 'replay') return (await import('./replay.js')).replay(command);
+  if (command.command === 'diff') return (await import('./diff.js')).diffCommand(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
   if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {

@@ -31,6 +31,8 @@ export function createProgress(stream: NodeJS.WriteStream, interactive: boolean)
     },
     onProgress(event) {
       requests = Math.max(requests, event.requests);
+      if (event.kind === 'note' && interactive) stream.write(`\r\u001b[2K${event.message}\n`);
+      if (event.kind === 'note' && !interactive && event.always === true) stream.write(`${event.message}\n`);
       if (event.kind === 'wait') {
         waitUntil = Date.now() + event.ms;
         waitReason = event.reason;

@@ -1,14 +1,64 @@
 /**
- * `petstore-conformance replay <report.json>`: the implementer's loop. Re-runs only the failing
- * requirements of a saved report (and what they need), with the report's seed and, for property
- * tests, the exact shrunk counterexample, then says per requirement: fixed or still failing.
+ * `petstore-conformance replay <report.json>`: the implementer's loop. For each failing
+ * requirement of a saved report it (1) re-runs the requirement's test (and what it needs) with
+ * the report's seed and, for property tests, the exact shrunk counterexample, and then (2)
+ * re-sends the very exchanges that showed the failure and judges the new responses with the same
+ * checks (src/replay/). It says fixed only when both agree, still failing when either shows the
+ * violation again, could not tell otherwise; the details go to the terminal and replay.json.
+ *
+ * The re-run also runs the tests that sent the failing exchanges (a cross-cutting requirement's
+ * own test sends nothing), and goes first: it rebuilds the state the re-sent requests may need
+ * (pets created with the same seed), as the original run had when it sent them.
  */
-import type { ReplayOptions } from './args.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { UsageError, type ReplayOptions } from './args.js';
 import { loadReport } from '../report/load.js';
 import { writeReports } from '../report/write.js';
+import { exchangeEvidence } from '../report/evidence.js';
+import type { Report } from '../report/types.js';
+import { createClient } from '../http/client.js';
+import { idKey, petsOf } from '../checks/pet-shape.js';
+import { rerunSelection, resendFailures } from '../replay/resend.js';
+import { replayExitCode, replayVerdict } from '../replay/verdict.js';
+import type { PlanName } from '../run-config.js';
+import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { runConformance } from '../api/run.js';
 import { libraryOptions } from './library-options.js';
 import { renderSummary, styleFor } from './terminal.js';
+
+/** As a run's: the client's response body cap. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+interface ReplayTarget {
+  baseUrl: string;
+  embedded: boolean;
+  apiKey: string;
+  plan?: PlanName;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded server is started here rather than by the re-run, so that the re-run and the
+ * re-sent exchanges reach the same server, with the same store.
+ */
+async function resolveTarget(command: ReplayOptions, saved: Report): Promise<ReplayTarget> {
+  const baseUrl = command.baseUrl ?? (saved.target.embedded ? undefined : saved.target.baseUrl);
+  const plan = command.plan ?? (saved.target.plan as PlanName | undefined);
+  if (baseUrl === undefined) {
+    const server = await startReferenceServer({ windowSeconds: 1 });
+    return { baseUrl: server.baseUrl, embedded: true, apiKey: server.keys.free, plan: plan ?? 'free', close: () => server.close() };
+  }
+  if (command.apiKey === undefined) throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
+  return { baseUrl, embedded: false, apiKey: command.apiKey, ...(plan === undefined ? {} : { plan }), close: async () => undefined };
+}
+
+async function readCa(file: string | undefined): Promise<string | undefined> {
+  if (file === undefined) return undefined;
+  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read --ca file "${file}": ${error.code ?? 'error'}`);
+  });
+}
 
 export async function replay(command: ReplayOptions): Promise<number> {
   const saved = await loadReport(command.reportFile);
@@ -17,24 +67,69 @@ export async function replay(command: ReplayOptions): Promise<number> {
     process.stdout.write(`nothing to replay: ${command.reportFile} has no failing requirement\n`);
     return 0;
   }
-  const baseUrl = command.baseUrl ?? (saved.target.embedded ? undefined : saved.target.baseUrl);
-  if (baseUrl !== undefined && command.apiKey === undefined) {
-    process.stderr.write('petstore-conformance: an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key\n');
-    return 2;
-  }
+  const ca = await readCa(command.caFile);
+  const target = await resolveTarget(command, saved);
   const replayPaths = Object.fromEntries(failing.flatMap((r) => (r.property === undefined ? [] : [[r.id, { seed: r.property.seed, path: r.property.path }]])));
-  process.stdout.write(`replaying ${failing.length} failing requirement(s) of ${command.reportFile} against ${baseUrl ?? 'the embedded reference server'} (seed ${saved.seed})\n`);
-  const report = await runConformance(
-    await libraryOptions({ ...command, ...(baseUrl === undefined ? {} : { baseUrl }), seed: saved.seed, only: failing.map((r) => r.id) }, { replay: replayPaths }),
+  const where = target.embedded ? 'the embedded reference server' : target.baseUrl;
+  process.stdout.write(`replaying ${failing.length} failing requirement(s) of ${command.reportFile} against ${where} (seed ${saved.seed})\n`);
+  let report: Report;
+  let resent;
+  try {
+    report = await runConformance(
+      await libraryOptions(
+        {
+          ...command,
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          ...(target.plan === undefined ? {} : { plan: target.plan }),
+          seed: saved.seed,
+          only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
+        },
+        { replay: replayPaths },
+      ),
+    );
+    // The re-run was handed the embedded server's URL like any other; its report says what it was.
+    if (target.embedded) report = { ...report, target: { ...report.target, embedded: true } };
+    const client = createClient({
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      timeoutMs: command.timeoutMs,
+      maxBodyBytes: MAX_BODY_BYTES,
+      maxRequests: command.maxRequests,
+      maxWaitMs: command.maxWaitMs,
+      ...(ca === undefined ? {} : { ca }),
+    });
+    try {
+      resent = await resendFailures(failing, {
+        client,
+        readOnly: command.readOnly,
+        reportBaseUrl: saved.target.baseUrl,
+        apiKey: target.apiKey,
+        ...(target.plan === undefined ? {} : { plan: target.plan }),
+      });
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await target.close();
+  }
+  const results = failing.map((before) =>
+    replayVerdict(before, resent.judgements.get(before.id), report.requirements.find((r) => r.id === before.id), resent.leftOut.get(before.id)),
   );
   const paths = await writeReports(report, command.reportDir, command.reporters);
-  process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
-  let stillFailing = false;
-  for (const before of failing) {
-    const after = report.requirements.find((r) => r.id === before.id);
-    const verdict = after?.status === 'pass' ? 'fixed' : after?.status === 'fail' ? 'still failing' : `could not tell (${after?.reason ?? 'not run'})`;
-    if (after?.status === 'fail' && after.level === 'must') stillFailing = true;
-    process.stdout.write(`  ${before.id.padEnd(11)} ${verdict}\n`);
+  // A re-sent createPet that succeeds adds a pet, as the run's did: say which, so it can be cleaned up.
+  const createdPetIds = resent.exchanges
+    .filter((ex) => ex.request.method === 'POST' && ex.response?.status === 201)
+    .flatMap((ex) => petsOf(ex).map((pet) => idKey(pet['id']) ?? '(no integer id)'));
+  const replayFile = join(resolve(command.reportDir), 'replay.json');
+  const record = { report: command.reportFile, results, createdPetIds, exchanges: resent.exchanges.map(exchangeEvidence) };
+  await writeFile(replayFile, `${JSON.stringify(record, null, 2)}\n`, 'utf8');
+  process.stdout.write(renderSummary(report, [...paths, replayFile], styleFor(process.stdout, process.env)));
+  const created = createdPetIds.length === 0 ? '' : `; they created pet(s) ${createdPetIds.join(', ')}`;
+  process.stdout.write(`replay (${resent.exchanges.length} exchange(s) re-sent${created}):\n`);
+  for (const r of results) {
+    process.stdout.write(`  ${r.id.padEnd(11)} ${r.verdict}\n`);
+    for (const line of r.details) process.stdout.write(`      ${line}\n`);
   }
-  return stillFailing ? 1 : 0;
+  return replayExitCode(results);
 }

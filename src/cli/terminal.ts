@@ -5,6 +5,7 @@
  */
 import type { Report, RequirementResult, RequirementStatus } from '../report/types.js';
 import { DESELECTED } from '../conformance/reasons.js';
+import { STATUS_WORD } from '../report/render/common.js';
 
 export interface Style {
   colour: boolean;
@@ -14,11 +15,11 @@ export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): St
   return { colour: stream.isTTY === true && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb' };
 }
 
-const CODES: Record<RequirementStatus, string> = { pass: '32', fail: '31', inconclusive: '33', skipped: '90' };
-const LABELS: Record<RequirementStatus, string> = { pass: 'PASS', fail: 'FAIL', inconclusive: 'INCONCLUSIVE', skipped: 'SKIPPED' };
+const CODES: Record<RequirementStatus, string> = { pass: '32', fail: '31', inconclusive: '33', 'not-exercised': '90' };
+const VERDICT_CODES: Record<Report['verdict'], string> = { conforms: CODES.pass, 'does-not-conform': CODES.fail, 'not-verified': CODES.inconclusive };
 
-function paint(style: Style, status: RequirementStatus, text: string): string {
-  return style.colour ? `\u001b[${CODES[status]}m${text}\u001b[0m` : text;
+function paint(style: Style, code: string, text: string): string {
+  return style.colour ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
 function label(r: RequirementResult): RequirementStatus | 'warn' {
@@ -28,16 +29,16 @@ function label(r: RequirementResult): RequirementStatus | 'warn' {
 export function renderSummary(report: Report, reportPaths: readonly string[], style: Style): string {
   const lines: string[] = [];
   let section = '';
-  const deselected = report.requirements.filter((r) => r.status === 'skipped' && r.reason === DESELECTED).length;
-  for (const r of report.requirements.filter((x) => !(x.status === 'skipped' && x.reason === DESELECTED))) {
+  const deselected = report.requirements.filter((r) => r.status === 'not-exercised' && r.reason === DESELECTED).length;
+  for (const r of report.requirements.filter((x) => !(x.status === 'not-exercised' && x.reason === DESELECTED))) {
     if (r.section !== section) {
       section = r.section;
       lines.push(`  § ${section}`);
     }
     const l = label(r);
-    const text = l === 'warn' ? 'WARN' : LABELS[l];
+    const text = l === 'warn' ? 'WARN' : STATUS_WORD[l];
     const note = r.reason === undefined ? '' : `  (${r.reason})`;
-    lines.push(`    ${paint(style, r.status, text.padEnd(12))} ${r.id.padEnd(11)} ${r.title}${note}`);
+    lines.push(`    ${paint(style, CODES[r.status], text.padEnd(13))} ${r.id.padEnd(11)} ${r.title}${note}`);
   }
   if (deselected > 0) lines.push(`  (${deselected} requirements deselected by --only)`);
   const failures = report.requirements.filter((r) => r.status === 'fail');
@@ -59,10 +60,10 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
     }
   }
   const s = report.summary;
-  const verdict = report.verdict === 'pass' ? (report.complete ? 'CONFORMS' : 'NO FAILURES (not fully verified)') : 'DOES NOT CONFORM';
   lines.push(
     '',
-    `${paint(style, report.verdict === 'pass' ? (report.complete ? 'pass' : 'inconclusive') : 'fail', verdict)}: ${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.skipped} skipped; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
+    paint(style, VERDICT_CODES[report.verdict], report.verdictLine),
+    `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   for (const e of report.runErrors) lines.push(`run error: ${e}`);
   if (report.createdPetIds.length > 0) lines.push(`created pets (name prefix pc-${report.runId}-): ${report.createdPetIds.length}`);

@@ -10,8 +10,8 @@ import type { Evidence, Observation, PropertyFailure } from '../report/types.js'
 
 export interface ConformanceMeta {
   requirement?: string;
-  /** Set when the test ends by skipping: 'inconclusive' = tried and could not tell. */
-  verdict?: 'inconclusive' | 'skipped';
+  /** Set when the test ends by skipping: 'inconclusive' = tried and could not tell; 'not-exercised' = the user's choice. */
+  verdict?: 'inconclusive' | 'not-exercised';
   reason?: string;
   evidence?: Evidence[];
   observations?: Observation[];

@@ -7,10 +7,20 @@ export const PROGRESS_TAG = '\u0000petstore-conformance-progress ';
 
 export type ProgressEvent =
   | { kind: 'wait'; ms: number; reason: string; requests: number }
-  | { kind: 'requests'; requests: number };
+  | { kind: 'requests'; requests: number }
+  /**
+   * A line worth printing as it happens: the cost of an opt-in check and its ETA (always), the
+   * requests a burst spent (terminal only: a CI log has it in the report's observations).
+   */
+  | { kind: 'note'; message: string; requests: number; always?: boolean };
 
 export function encodeProgress(event: ProgressEvent): string {
   return `${PROGRESS_TAG}${JSON.stringify(event)}`;
+}
+
+/** Prints a note for the terminal from the worker. */
+export function progressNote(message: string, requests: number, always = false): void {
+  console.info(encodeProgress({ kind: 'note', message, requests, ...(always ? { always } : {}) }));
 }
 
 /** The event a console line carries, or undefined for an ordinary line. */

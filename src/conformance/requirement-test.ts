@@ -16,11 +16,13 @@ import { violation, observation, type Finding } from '../checks/finding.js';
 import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
+import { display } from './display.js';
 import type { Evidence, Observation } from '../report/types.js';
 import { getSession, type Session } from '../session/session.js';
 import { preflightOnce } from '../session/preflight.js';
 import { deriveSeed } from './seed.js';
 import { DESELECTED } from './reasons.js';
+import { groupFindings, groupLine } from './group-findings.js';
 import './meta.js';
 
 /** Long enough for one full rate-limit window wait plus the requests around it. */
@@ -32,15 +34,9 @@ const PASS_CITATIONS = 3;
 /** Extra requests shrinking may spend once a property has failed. */
 const SHRINK_REQUESTS = 12;
 
-/** fast-check's rendering of a value, without the null prototypes its records carry. */
-function display(value: unknown): string {
-  const plain = typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...value } : value;
-  return fc.stringify(plain);
-}
-
 class Stop extends Error {
   constructor(
-    readonly verdict: 'inconclusive' | 'skipped',
+    readonly verdict: 'inconclusive' | 'not-exercised',
     readonly reason: string,
   ) {
     super(reason);
@@ -124,7 +120,7 @@ export class RequirementRun {
 
   /** Not exercised by the user's choice (no --plan, --read-only, an opt-in flag not given): say which choice. */
   notExercised(reason: string): never {
-    throw new Stop('skipped', reason);
+    throw new Stop('not-exercised', reason);
   }
 
   /** Findings about this requirement made since the test began. */
@@ -206,12 +202,13 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
   const exchanges = run.session.client.exchanges;
   const exchangeAt = (seq: number | undefined): Exchange | undefined => (seq === undefined ? undefined : exchanges[seq - 1]);
   const violations = findings.filter((f) => f.kind === 'violation');
-  const evidence: Evidence[] = violations.slice(0, MAX_EVIDENCE).map((f) => {
-    const ex = exchangeAt(f.exchange);
-    return { kind: 'violation', message: f.message, ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
+  const groups = groupFindings(violations);
+  const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).map((g) => {
+    const ex = exchangeAt(g.first.exchange);
+    return { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
   });
-  if (violations.length > MAX_EVIDENCE) {
-    evidence.push({ kind: 'note', message: `and ${violations.length - MAX_EVIDENCE} more violations` });
+  if (groups.length > MAX_EVIDENCE) {
+    evidence.push({ kind: 'note', message: `and ${groups.length - MAX_EVIDENCE} more distinct violations` });
   }
   if (violations.length === 0) {
     for (const ex of run.cited) evidence.push({ kind: 'exchange', message: `${ex.request.method} ${ex.request.target}`, exchange: exchangeEvidence(ex) });
@@ -229,8 +226,9 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
 }
 
 function summarise(violations: readonly Finding[]): string {
-  const lines = violations.slice(0, 5).map((f) => `- ${f.message}${f.exchange === undefined ? '' : ` (exchange #${f.exchange})`}`);
-  if (violations.length > 5) lines.push(`- and ${violations.length - 5} more`);
+  const groups = groupFindings(violations);
+  const lines = groups.slice(0, 5).map((g) => `- ${groupLine(g)}${g.first.exchange === undefined ? '' : ` (exchange #${g.first.exchange})`}`);
+  if (groups.length > 5) lines.push(`- and ${groups.length - 5} more`);
   return lines.join('\n');
 }
 
@@ -252,15 +250,15 @@ function stopClientOnRunAbort(signal: AbortSignal, session: Session): void {
   );
 }
 
-function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect): void {
+function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect, timeoutMs = TEST_TIMEOUT_MS): void {
   const requirement = getRequirement(id);
-  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: TEST_TIMEOUT_MS }, async (ctx) => {
+  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: timeoutMs }, async (ctx) => {
     const session = getSession();
     stopClientOnRunAbort(ctx.signal, session);
     await preflightOnce(session);
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
-      meta.verdict = 'skipped';
+      meta.verdict = 'not-exercised';
       meta.reason = DESELECTED;
       ctx.skip(meta.reason);
     }
@@ -304,9 +302,12 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
   });
 }
 
-/** A test of one requirement; its verdict comes from the findings it records while it runs. */
-export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>): void {
-  declare(id, body, (run) => run.findings());
+/**
+ * A test of one requirement; its verdict comes from the findings it records while it runs.
+ * `timeoutMs` is for the opt-in tests that pace through far more than one window.
+ */
+export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>, options: { timeoutMs?: number } = {}): void {
+  declare(id, body, (run) => run.findings(), options.timeoutMs);
 }
 
 /**

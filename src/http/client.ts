@@ -171,7 +171,11 @@ class Client implements ConformanceClient {
     const prepared = this.prepare(req);
     this.assertUsable();
     if (this.counters.requests >= this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);
-    const hold = this.pacer.holdBeforeSend({ paced: prepared.paced, keyed: prepared.mode === 'key' }, this.inFlightKeyed, this.now());
+    const hold = this.pacer.holdBeforeSend(
+      { paced: prepared.paced, keyed: prepared.mode === 'key', exactRetryAfter: prepared.exactRetryAfter },
+      this.inFlightKeyed,
+      this.now(),
+    );
     if (hold !== undefined) await this.wait(hold.ms, hold.reason);
     const first = await this.dispatch(prepared, undefined);
     if (first.response?.status !== 429) return first;
@@ -263,6 +267,6 @@ class Client implements ConformanceClient {
       return;
     }
     this.consecutiveTransportFailures = 0;
-    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now());
+    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now(), this.seq);
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { HaltReason } from './errors.js';
 import type { AuthMode, RecordedResponse } from './exchange.js';
-import { parseRetryAfter } from './retry-after.js';
+import { parseRetryAfter, retryAfterDelayMs } from './retry-after.js';
 
 export interface RateLimitState {
   limit?: number;
@@ -52,12 +52,18 @@ export class Pacer {
   private readonly deadlineAt: number | undefined;
   private readonly limits: RateLimitState = {};
   private throttledCount = 0;
+  /** 429s answered to requests sent after the previous 429 arrived: these alone grow the backoff and count towards a halt. */
+  private answered429 = 0;
   private consecutive429 = 0;
+  /** Highest seq already sent when the last counted 429 arrived: responses up to it were in flight then. */
+  private sentWhen429 = 0;
   /** X-RateLimit-Reset turned into Unix ms when it was observed. */
   private resetAtMs: number | undefined;
   /** seq of the keyed response the window state comes from, and of the last 429. */
   private windowSeq = 0;
   private retryAfterSeq = 0;
+  /** Unix ms at which the last 429's own Retry-After passes, without backoff; undefined without one. */
+  private retryAfterExactUntil: number | undefined;
 
   constructor(bounds: WaitBounds) {
     this.maxWaitMs = bounds.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
@@ -81,17 +87,32 @@ export class Pacer {
   /**
    * Updates the account from a response: the window from a keyed one (the other auth modes hit
    * other buckets), the Retry-After deadline and backoff from any 429.
+   *
+   * `sentSoFar` is the highest seq sent when this response arrived. A response to a request sent
+   * before the last 429 arrived (a concurrent burst's in-flight requests) neither counts as a
+   * 429 "in a row" nor clears that count: the client could not have heeded a 429 it had not seen.
    */
-  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number): void {
+  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number, sentSoFar = seq): void {
     if (auth === 'key') this.observeWindow(seq, res.headers, now);
+    const inFlightAtLast429 = seq <= this.sentWhen429;
 
     if (res.status !== 429) {
-      this.consecutive429 = 0;
+      if (!inFlightAtLast429) this.consecutive429 = 0;
       return;
     }
     this.throttledCount++;
+    if (inFlightAtLast429) {
+      // Its Retry-After may still be later than the first one's: keep the later deadline.
+      const until = now + this.retryAfterOf(res.headers, now, this.backoff());
+      this.limits.retryAfterUntil = Math.max(this.limits.retryAfterUntil ?? 0, until);
+      return;
+    }
+    this.answered429++;
     this.consecutive429++;
-    this.limits.retryAfterUntil = now + this.throttleDelay(res.headers, now);
+    this.sentWhen429 = Math.max(seq, sentSoFar);
+    this.limits.retryAfterUntil = now + this.retryAfterOf(res.headers, now, this.backoff());
+    const exact = retryAfterDelayMs(res.headers, now);
+    this.retryAfterExactUntil = exact === undefined ? undefined : now + exact;
     this.retryAfterSeq = seq;
   }
 
@@ -100,11 +121,13 @@ export class Pacer {
    * paced keyed sends. Every send asked for before the window ends is held, concurrent ones too:
    * none of them has slept yet, so letting any through would spend a request the window lacks.
    * Once the wait is over, now is past Reset and the stale Remaining=0 no longer holds anyone.
+   * `exactRetryAfter` waits what the last 429's Retry-After said and no backoff on top: the
+   * recovery probe (RATE-006) tests that very moment, so a longer wait would hide a wrong one.
    */
-  holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
+  holdBeforeSend(send: { paced: boolean; keyed: boolean; exactRetryAfter?: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
     let until = 0;
     let reason = '';
-    const retryAfterUntil = this.limits.retryAfterUntil;
+    const retryAfterUntil = send.exactRetryAfter === true ? (this.retryAfterExactUntil ?? this.limits.retryAfterUntil) : this.limits.retryAfterUntil;
     if (retryAfterUntil !== undefined && retryAfterUntil > now) {
       until = retryAfterUntil + WAIT_MARGIN_MS;
       reason = 'Retry-After of the last 429';
@@ -155,9 +178,13 @@ export class Pacer {
     if (remaining !== undefined || reset !== undefined) this.windowSeq = seq;
   }
 
-  /** Exponential backoff over the run's 429s, stretched to the server's Retry-After (or Reset). */
-  private throttleDelay(headers: Record<string, string>, now: number): number {
-    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (this.throttledCount - 1));
+  /** Exponential backoff over the run's answered 429s. */
+  private backoff(): number {
+    return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (Math.max(1, this.answered429) - 1));
+  }
+
+  /** The backoff, stretched to the server's Retry-After (or Reset). */
+  private retryAfterOf(headers: Record<string, string>, now: number, backoff: number): number {
     const retryAfter = parseRetryAfter(headers['retry-after'], now);
     if (retryAfter !== undefined) return Math.max(backoff, retryAfter.delayMs);
     const reset = parseCount(headers['x-ratelimit-reset']);

@@ -36,6 +36,8 @@ export interface SendRequest {
   pace?: boolean;
   /** Default true: one retry after Retry-After. */
   retryOn429?: boolean;
+  /** Default false: after a 429, wait exactly its Retry-After instead of the longer of it and the backoff. */
+  exactRetryAfter?: boolean;
 }
 
 export interface PreparedRequest {
@@ -50,6 +52,7 @@ export interface PreparedRequest {
   purpose: string;
   paced: boolean;
   retryOn429: boolean;
+  exactRetryAfter: boolean;
   authTemplate: AuthTemplate | undefined;
 }
 
@@ -123,6 +126,7 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
       purpose: req.purpose,
       paced: req.pace ?? true,
       retryOn429: req.retryOn429 ?? true,
+      exactRetryAfter: req.exactRetryAfter ?? false,
       authTemplate: header === undefined ? undefined : authTemplateOf(header, context.apiKey),
     };
   };
@@ -165,4 +169,14 @@ export function authTemplateOf(header: string, key: string): AuthTemplate | unde
     };
   }
   return undefined;
+}
+
+/** The inverse of authTemplateOf: the Authorization value with `key` back where the run's key stood. */
+export function authHeaderFrom(template: AuthTemplate, key: string): string {
+  if (template.encoding === 'raw') return template.parts.join(key);
+  const encoded = Buffer.from(template.plain.join(key), 'utf8').toString(template.alphabet);
+  // Node's base64url never pads and its base64 always does; the template says what was sent.
+  const unpadded = encoded.replace(/=+$/, '');
+  const token = template.padded ? unpadded.padEnd(Math.ceil(unpadded.length / 4) * 4, '=') : unpadded;
+  return `${template.prefix}${token}${template.suffix}`;
 }

@@ -151,3 +151,14 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): Retry
   if (date === undefined) return undefined;
   return { delayMs: Math.max(0, date.ms - nowMs), form: 'http-date', dateForm: date.form };
 }
+
+/**
+ * How long after a response arrived its Retry-After has passed, in ms; undefined when absent or
+ * malformed. An HTTP-date is measured against the response's own Date (the server's clock), so a
+ * client clock that is off does not move the moment; without a Date the local clock stands in.
+ */
+export function retryAfterDelayMs(headers: Readonly<Record<string, string>>, receivedAtMs: number): number | undefined {
+  const dateMs = parseHttpDateAnyForm(headers['date'], receivedAtMs)?.ms;
+  const parsed = parseRetryAfter(headers['retry-after'], dateMs ?? receivedAtMs);
+  return parsed?.delayMs;
+}

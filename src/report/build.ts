@@ -1,12 +1,13 @@
 /**
  * From test outcomes to report.json. Pure: the reporter collects outcomes, this joins them with
  * the catalog. Several tests of one requirement combine to the worst verdict
- * (fail > inconclusive > pass > skipped); a requirement no test reached is inconclusive.
+ * (fail > inconclusive > pass > not-exercised); a requirement no test reached is inconclusive.
  */
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
 import type { Evidence, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
+import { verdictLine } from './verdict-line.js';
 
 /**
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
@@ -34,7 +35,7 @@ export interface RunInfo {
   runErrors: string[];
 }
 
-const SEVERITY: Record<RequirementStatus, number> = { skipped: 0, pass: 1, inconclusive: 2, fail: 3 };
+const SEVERITY: Record<RequirementStatus, number> = { 'not-exercised': 0, pass: 1, inconclusive: 2, fail: 3 };
 
 function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): RequirementResult {
   const worst = outcomes.reduce<TestOutcome | undefined>((a, b) => (a === undefined || SEVERITY[b.status] > SEVERITY[a.status] ? b : a), undefined);
@@ -56,21 +57,34 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
   };
 }
 
-/** Verdict, completeness and counts of a set of requirement results (a should-failure is a warning). */
-export function verdictOf(requirements: readonly RequirementResult[], runErrors: readonly string[]): Pick<Report, 'verdict' | 'complete' | 'summary'> {
+/**
+ * Verdict, completeness, counts and the verdict line of a set of requirement results. A
+ * should-failure is a warning; not exercised (the user's choice) never blocks "conforms", while
+ * anything inconclusive, a halt or a run error leaves the run "not verified" unless a must failed.
+ */
+export function verdictOf(
+  requirements: readonly RequirementResult[],
+  runErrors: readonly string[],
+  halted?: Report['halted'],
+): Pick<Report, 'verdict' | 'verdictLine' | 'complete' | 'summary' | 'notExercised'> {
   const count = (s: RequirementStatus): number => requirements.filter((r) => r.status === s).length;
   const mustFailed = requirements.some((r) => r.level === 'must' && r.status === 'fail');
-  const mustUndecided = requirements.some((r) => r.level === 'must' && r.status === 'inconclusive');
+  const summary = {
+    pass: count('pass'),
+    fail: count('fail'),
+    inconclusive: count('inconclusive'),
+    notExercised: count('not-exercised'),
+    warnings: requirements.filter((r) => r.level === 'should' && r.status === 'fail').length,
+  };
+  const broken = runErrors.length > 0 || halted !== undefined;
+  const verdict: Report['verdict'] = mustFailed ? 'does-not-conform' : summary.inconclusive > 0 || broken ? 'not-verified' : 'conforms';
+  const notExercised = requirements.filter((r) => r.status === 'not-exercised').map((r) => ({ id: r.id, reason: r.reason ?? 'not exercised' }));
   return {
-    verdict: mustFailed ? 'fail' : 'pass',
-    complete: !mustFailed && !mustUndecided && runErrors.length === 0,
-    summary: {
-      pass: count('pass'),
-      fail: count('fail'),
-      inconclusive: count('inconclusive'),
-      skipped: count('skipped'),
-      warnings: requirements.filter((r) => r.level === 'should' && r.status === 'fail').length,
-    },
+    verdict,
+    verdictLine: verdictLine({ verdict, summary, notExercised, runErrors: [...runErrors], ...(halted === undefined ? {} : { halted }), requirements }),
+    complete: summary.inconclusive === 0,
+    summary,
+    notExercised,
   };
 }
 
@@ -93,13 +107,14 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
   const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
   // Requirements the target's silence (or the halt) kept from being judged, as opposed to those
-  // inconclusive by design or by the user's options (--read-only, the budget).
+  // left inconclusive by the budget or by what the target allowed.
   const unjudged = requirements
     .filter((r) => r.status === 'inconclusive' && (byRequirement.get(r.id) ?? []).some((o) => o.stoppedBy === 'PC_TRANSPORT' || o.stoppedBy === 'PC_HALTED'))
     .map((r) => r.id);
+  const halted = halt === undefined ? undefined : { ...halt, unjudged };
   const runErrors = [...info.runErrors, ...outcomes.flatMap((o) => (o.internalError === undefined ? [] : [`${o.name}: ${o.internalError}`]))];
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: info.tool,
     spec: { title: catalog.specTitle, version: catalog.specVersion },
     target: info.target,
@@ -110,12 +125,12 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     requests,
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
-    ...verdictOf(requirements, runErrors),
+    ...verdictOf(requirements, runErrors, halted),
     requirements,
     observations,
     notTested: [...catalog.notTested],
     createdPetIds: createdIds,
-    ...(halt === undefined ? {} : { halted: { ...halt, unjudged } }),
+    ...(halted === undefined ? {} : { halted }),
     runErrors,
   };
 }
@@ -128,7 +143,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
  * not tell" as a pass; else 0. A failure wins: it is a definite answer whatever else happened.
  */
 export function exitCodeOf(report: Report): 0 | 1 | 2 {
-  if (report.verdict === 'fail') return 1;
+  if (report.verdict === 'does-not-conform') return 1;
   if (report.runErrors.length > 0) return 2;
   const must = new Set(report.requirements.filter((r) => r.level === 'must').map((r) => r.id));
   return report.halted?.unjudged.some((id) => must.has(id)) === true ? 2 : 0;

@@ -19,6 +19,10 @@ export function exchangeEvidence(ex: Exchange): ExchangeEvidence {
       url: ex.request.url,
       headers: ex.request.headers,
       ...(ex.request.body === undefined ? {} : { body: excerpt(ex.request.body) }),
+      target: ex.request.target,
+      auth: ex.request.auth,
+      ...(ex.request.authTemplate === undefined ? {} : { authTemplate: ex.request.authTemplate }),
+      ...(ex.request.body !== undefined && ex.request.body.length > EVIDENCE_BODY_CHARS ? { bodyTruncated: true as const } : {}),
     },
     ...(ex.response === undefined
       ? {}

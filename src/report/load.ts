@@ -34,6 +34,9 @@ export async function loadReport(file: string): Promise<Report> {
   } catch {
     throw new ReportFileError(`"${file}" is not JSON`);
   }
+  if (typeof value === 'object' && value !== null && 'schemaVersion' in value && value.schemaVersion === 1) {
+    throw new ReportFileError(`"${file}" is a report of schema version 1 (verdicts pass/fail/skipped), written by an earlier version: run again to get version 2`);
+  }
   const errors = reportErrors(value);
   if (errors.length > 0) throw new ReportFileError(`"${file}" is not a petstore-conformance report: ${errors[0]}`);
   return value as Report;

@@ -5,13 +5,33 @@
  */
 import type { HaltReason } from '../http/errors.js';
 
-export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'skipped';
+/**
+ * 'inconclusive': tried and could not tell. 'not-exercised': left out by the user's choice (--only,
+ * --read-only, no --plan, an opt-in flag not given); it never blocks the word "conforms".
+ */
+export type RequirementStatus = 'pass' | 'fail' | 'inconclusive' | 'not-exercised';
+/** 'does-not-conform': a must-requirement failed; 'not-verified': none did, but something meant to run could not be told, or the run broke. */
+export type Verdict = 'conforms' | 'does-not-conform' | 'not-verified';
 export type Level = 'must' | 'should';
+
+import type { AuthMode, AuthTemplate } from '../http/exchange.js';
 
 export interface ExchangeEvidence {
   seq: number;
   purpose: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    /** Path and query relative to the base URL, as sent: what `replay` re-sends. */
+    target?: string;
+    auth?: AuthMode;
+    /** Where the run's key stood in the Authorization value (the key itself is never recorded). */
+    authTemplate?: AuthTemplate;
+    /** Set when `body` is an excerpt, so the request cannot be re-sent from it. */
+    bodyTruncated?: true;
+  };
   response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
   error?: { code: string; message: string };
   elapsedMs: number;
@@ -40,7 +60,7 @@ export interface RequirementResult {
   title: string;
   level: Level;
   status: RequirementStatus;
-  /** Why a requirement is inconclusive or skipped. */
+  /** Why a requirement is inconclusive or not exercised. */
   reason?: string;
   statement: string;
   interpretation?: string;
@@ -57,7 +77,7 @@ export interface Observation {
 }
 
 export interface Report {
-  schemaVersion: 1;
+  schemaVersion: 2;
   tool: { name: string; version: string };
   spec: { title: string; version: string };
   target: { baseUrl: string; embedded: boolean; keyFingerprint?: string; plan?: string };
@@ -70,10 +90,14 @@ export interface Report {
   /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
   rateLimitWaitMs: number;
   options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };
-  verdict: 'pass' | 'fail';
-  /** True only when every must-requirement passed: nothing failed and nothing was left undecided. */
+  verdict: Verdict;
+  /** The one-line verdict every format shows (src/report/verdict-line.ts). */
+  verdictLine: string;
+  /** True when every requirement meant to run got pass or fail (none inconclusive). */
   complete: boolean;
-  summary: { pass: number; fail: number; inconclusive: number; skipped: number; warnings: number };
+  summary: { pass: number; fail: number; inconclusive: number; notExercised: number; warnings: number };
+  /** Requirements left out by the user's choice, and which choice. */
+  notExercised: Array<{ id: string; reason: string }>;
   requirements: RequirementResult[];
   observations: Observation[];
   notTested: Array<{ section: string; statement: string; reason: string }>;

@@ -5,7 +5,8 @@
  */
 import { inject } from 'vitest';
 import { crossCuttingChecks } from '../checks/cross-cutting.js';
-import { checkRemainingFalls } from '../checks/rate-limit-sequence.js';
+import { checkRateLimitPair } from '../checks/rate-limit-sequence.js';
+import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
 import { isJsonObject, parseJson, type JsonObject } from '../interface/json.js';
@@ -179,8 +180,12 @@ export class Session {
   #inspect(ex: Exchange): void {
     this.#remember(ex);
     this.ledger.add(crossCuttingChecks(ex, this.config.plan === undefined ? {} : { plan: this.config.plan }));
+    if (ex.retryOf !== undefined) {
+      const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
+      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex));
+    }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRemainingFalls(this.#previousKeyed, ex));
+      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex));
       this.#previousKeyed = ex;
     }
   }

@@ -20,7 +20,8 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, tim
   const [command, ...prefix] = [...wrapper, process.execPath];
   return new Promise((resolve, reject) => {
     const child = spawn(command ?? process.execPath, [...prefix, CLI, ...args], {
-      env: { PATH: process.env['PATH'], NO_COLOR: '1', ...env },
+      // TMPDIR passes through so the CLI's own temporary files land where the run's leftover check looks.
+      env: { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

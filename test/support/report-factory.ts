@@ -33,14 +33,16 @@ export function requirement(overrides: Partial<RequirementResult> & Pick<Require
   };
 }
 
-/** Summary, verdict and completeness derived by src/report/build.ts itself. */
-export function finish(report: Omit<Report, 'summary' | 'verdict' | 'complete'>): Report {
-  return { ...report, ...verdictOf(report.requirements, report.runErrors) };
+type Derived = 'summary' | 'verdict' | 'verdictLine' | 'complete' | 'notExercised';
+
+/** Summary, verdict, verdict line, completeness and the not-exercised list derived by src/report/build.ts itself. */
+export function finish(report: Omit<Report, Derived>): Report {
+  return { ...report, ...verdictOf(report.requirements, report.runErrors, report.halted) };
 }
 
-function base(requirements: RequirementResult[]): Omit<Report, 'summary' | 'verdict' | 'complete'> {
+function base(requirements: RequirementResult[]): Omit<Report, Derived> {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     tool: { name: 'petstore-conformance', version: '0.1.0' },
     spec: { title: 'Pet Store Service Interface Specification', version: '1.0.0' },
     target: { baseUrl: BASE, embedded: false, keyFingerprint: 'sha256:0123456789ab', plan: 'free' },
@@ -112,13 +114,13 @@ export function mixedReport(): Report {
         property: { counterexample: '[7]', seed: 1_234_567, path: '3:1:0', numRuns: 25 },
       }),
       requirement({ id: 'LIST-004', section: '4.1', title: 'Out-of-range and malformed limits are rejected or bounded' }),
-      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet', status: 'skipped', reason: 'deselected by --only' }),
+      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet', status: 'not-exercised', reason: 'deselected by --only' }),
       requirement({ id: 'CREATE-003', section: '4.2', title: 'A malformed body is rejected with 400', status: 'fail', evidence: [violation('no response to a malformed JSON body within 10 s', timedOut)] }),
       requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should', status: 'fail', evidence: [violation('no Deprecation header on GET /pets/{id}', getPet)] }),
-      requirement({ id: 'ORDERS-001', section: '4.4', title: 'The orders listing exists', status: 'skipped', reason: 'not applicable: the target serves no /store/orders' }),
+      requirement({ id: 'ORDERS-001', section: '4.4', title: 'The orders listing exists', status: 'not-exercised', reason: 'deselected by --only' }),
       requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
       requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should' }),
-      requirement({ id: 'RATE-007', section: '8', title: 'The daily quota is enforced', status: 'inconclusive', reason: 'never exercised: exhausting the daily quota would take the key out of service' }),
+      requirement({ id: 'RATE-007', section: '8', title: 'The daily quota is enforced', status: 'not-exercised', reason: 'not exercised by choice: exhausting the daily quota takes the key out of service for a day; opt in with --exhaust-daily-quota on a key made for the test' }),
     ]),
     observations: [
       { requirement: 'PET-001', message: 'Pets carry an extra field "tags"', exchange: 12 },
@@ -164,7 +166,7 @@ export function hostileReport(): Report {
       }),
       requirement({ id: 'ERR-002', section: '7', title: 'Error status matches', status: 'inconclusive', reason: HOSTILE }),
       requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should', status: 'fail', evidence: [{ kind: 'violation', message: HOSTILE }] }),
-      requirement({ id: 'AUTH-004', section: '5', title: 'Skipped', status: 'skipped', reason: HOSTILE }),
+      requirement({ id: 'AUTH-004', section: '5', title: 'Not exercised', status: 'not-exercised', reason: HOSTILE }),
     ]),
     tool: { name: `petstore-conformance ${SCRIPT_BREAKOUT}`, version: '0.1.0' },
     target: { baseUrl: `https://evil.example/v1?q="><script>alert(1)</script>|\``, embedded: false },

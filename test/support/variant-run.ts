@@ -49,7 +49,7 @@ export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {})
     try {
       const plan = variant.plan ?? 'free';
       const cli = await runCli(
-        ['--base-url', server.baseUrl, '--plan', plan, '--seed', String(VARIANT_SEED), '--report-dir', dir, '--reporter', 'json', ...(variant.args ?? [])],
+        ['--base-url', server.baseUrl, ...(variant.omitPlan === true ? [] : ['--plan', plan]), '--seed', String(VARIANT_SEED), '--report-dir', dir, '--reporter', 'json', ...(variant.args ?? [])],
         { PETSTORE_API_KEY: server.keys[plan] },
       );
       let report: Report | undefined;

@@ -53,8 +53,14 @@ export const STATUS_WORD: Readonly<Record<RequirementStatus, string>> = {
   pass: 'PASS',
   fail: 'FAIL',
   inconclusive: 'INCONCLUSIVE',
-  skipped: 'SKIPPED',
+  'not-exercised': 'NOT EXERCISED',
 };
+
+/** "not exercised: <why>", without saying it twice when the reason already does. */
+export function notExercisedText(reason: string | undefined): string {
+  if (reason === undefined) return 'not exercised';
+  return /^not exercised/i.test(reason) ? reason : `not exercised: ${reason}`;
+}
 
 /** The verdict word of one requirement; should-failures say WARNING so nobody reads them as fatal. */
 export function verdictWord(r: RequirementResult): string {

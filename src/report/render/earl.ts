@@ -8,12 +8,9 @@ import { clip, isWarning, sectionHeading, shortReason } from './common.js';
 
 const MAX_DESCRIPTION = 2_000;
 
-type Outcome = 'earl:passed' | 'earl:failed' | 'earl:cantTell' | 'earl:inapplicable' | 'earl:untested';
+type Outcome = 'earl:passed' | 'earl:failed' | 'earl:cantTell' | 'earl:untested';
 
-/**
- * "skipped" covers two things EARL tells apart: a requirement that does not apply to this target
- * (inapplicable) and one that was simply not run, e.g. deselected (untested).
- */
+/** Inconclusive (tried, could not tell) is cantTell; not exercised (the user's choice) is untested. */
 export function earlOutcome(r: RequirementResult): Outcome {
   switch (r.status) {
     case 'pass':
@@ -22,8 +19,8 @@ export function earlOutcome(r: RequirementResult): Outcome {
       return 'earl:failed';
     case 'inconclusive':
       return 'earl:cantTell';
-    case 'skipped':
-      return /not applicable|inapplicable/i.test(r.reason ?? '') ? 'earl:inapplicable' : 'earl:untested';
+    case 'not-exercised':
+      return 'earl:untested';
   }
 }
 
@@ -74,6 +71,16 @@ export function renderEarl(report: Report): string {
         '@type': 'earl:TestSubject',
         'dct:title': report.target.baseUrl,
         'dct:description': `Pet Store Service at ${report.target.baseUrl}${report.target.embedded ? ' (the embedded reference server)' : ''}`,
+      },
+      {
+        // EARL has no node for a whole run; ours carries the verdict line every other format shows.
+        '@id': `urn:petstore-conformance:run:${encodeURIComponent(report.runId)}`,
+        '@type': 'pc:Run',
+        'pc:verdict': report.verdict,
+        'pc:complete': report.complete,
+        'dct:description': report.verdictLine,
+        'dct:date': date,
+        'earl:subject': { '@id': subject },
       },
       ...report.requirements.map((r) => ({
         '@type': 'earl:Assertion',

@@ -6,6 +6,7 @@
  */
 import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../types.js';
 import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, sectionHeading, verdictWord, visible } from './common.js';
+import { VERDICT_WORDS } from '../verdict-line.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
 const MAX_BODY = 4_000;
@@ -40,8 +41,9 @@ pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 
   white-space: pre-wrap; overflow-wrap: anywhere; word-break: break-word; }
 .subtitle { color: var(--muted); margin: 0 0 1rem; }
 .verdict { border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0 1.5rem; border: 2px solid; }
-.verdict[data-verdict="pass"] { background: var(--pass-bg); border-color: var(--pass); }
-.verdict[data-verdict="fail"] { background: var(--fail-bg); border-color: var(--fail); }
+.verdict[data-verdict="conforms"] { background: var(--pass-bg); border-color: var(--pass); }
+.verdict[data-verdict="does-not-conform"] { background: var(--fail-bg); border-color: var(--fail); }
+.verdict[data-verdict="not-verified"] { background: var(--inc-bg); border-color: var(--inc); }
 .verdict strong { font-size: 1.25rem; }
 .verdict p { margin: .35rem 0 0; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1.25rem; margin: 0; }
@@ -52,7 +54,7 @@ ul.counts li { border: 1px solid var(--line); border-radius: 8px; padding: .5rem
 ul.counts .n { display: block; font-size: 1.7rem; font-weight: 700; line-height: 1.2; }
 ul.counts li.pass { border-top: 4px solid var(--pass); } ul.counts li.fail { border-top: 4px solid var(--fail); }
 ul.counts li.warnings { border-top: 4px solid var(--warn); } ul.counts li.inconclusive { border-top: 4px solid var(--inc); }
-ul.counts li.skipped { border-top: 4px solid var(--skip); }
+ul.counts li.not-exercised { border-top: 4px solid var(--skip); }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .6rem; border-bottom: 1px solid var(--line); }
 td.wrap { overflow-wrap: anywhere; }
@@ -63,7 +65,7 @@ th { background: var(--bg-soft); font-weight: 600; }
 .badge[data-status="fail"] { color: var(--fail); background: var(--fail-bg); }
 .badge[data-status="fail"][data-warning="true"] { color: var(--warn); background: var(--warn-bg); }
 .badge[data-status="inconclusive"] { color: var(--inc); background: var(--inc-bg); }
-.badge[data-status="skipped"] { color: var(--skip); background: var(--skip-bg); }
+.badge[data-status="not-exercised"] { color: var(--skip); background: var(--skip-bg); }
 .level { font-size: .75rem; font-weight: 600; color: var(--muted); border: 1px solid var(--line); border-radius: 4px; padding: 0 .35rem; }
 .rid { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 article.req { border: 1px solid var(--line); border-left: 5px solid var(--skip); border-radius: 6px; padding: .9rem 1.1rem; margin: .9rem 0; }
@@ -177,12 +179,9 @@ function requirement(r: RequirementResult): string {
 }
 
 function completeness(report: Report): string {
-  if (report.complete) return 'Complete: every must-requirement passed, and the run itself had no errors.';
-  const why: string[] = [];
-  if (report.requirements.some((r) => r.level === 'must' && r.status === 'fail')) why.push('a must-requirement failed');
-  if (report.requirements.some((r) => r.level === 'must' && r.status === 'inconclusive')) why.push('some must-requirements could not be decided (inconclusive)');
-  if (report.runErrors.length > 0) why.push('the run itself reported errors');
-  return `Not complete: ${why.length > 0 ? why.join('; ') : 'not every must-requirement passed'}. A run is complete only when every must-requirement was decided and passed: only then does it show conformance rather than just the failures it found.`;
+  const exercised = report.notExercised.length === 0 ? '' : ' Requirements not exercised by the options of this run are listed below; they do not count against the verdict.';
+  if (report.complete) return `Complete: every requirement meant to run got pass or fail.${exercised}`;
+  return `Not complete: ${report.summary.inconclusive} requirement${report.summary.inconclusive === 1 ? '' : 's'} meant to run could not be told (inconclusive), so the run cannot show conformance.${exercised}`;
 }
 
 function meta(report: Report): string {
@@ -208,13 +207,13 @@ function meta(report: Report): string {
 
 function counts(report: Report): string {
   const s = report.summary;
-  const items: Array<[string, number, string]> = [
-    ['pass', s.pass, 'passed'],
-    ['fail', s.fail, `failed${s.warnings > 0 ? `, ${s.warnings} of them should-level (warning${s.warnings === 1 ? '' : 's'})` : ''}`],
-    ['inconclusive', s.inconclusive, 'inconclusive'],
-    ['skipped', s.skipped, 'skipped'],
+  const items: Array<[string, string, number, string]> = [
+    ['pass', 'pass', s.pass, 'passed'],
+    ['fail', 'fail', s.fail, `failed${s.warnings > 0 ? `, ${s.warnings} of them should-level (warning${s.warnings === 1 ? '' : 's'})` : ''}`],
+    ['inconclusive', 'inconclusive', s.inconclusive, 'inconclusive'],
+    ['not-exercised', 'notExercised', s.notExercised, 'not exercised'],
   ];
-  const li = items.map(([key, n, label]) => `<li class="${key}"><span class="n" data-count="${key}">${n}</span> ${label}</li>`);
+  const li = items.map(([cls, key, n, label]) => `<li class="${cls}"><span class="n" data-count="${key}">${n}</span> ${label}</li>`);
   return `<ul class="counts" aria-label="Requirement counts">\n${li.join('\n')}\n</ul>`;
 }
 
@@ -234,7 +233,7 @@ function listSection(title: string, id: string, intro: string, items: readonly s
 
 export function renderHtml(report: Report): string {
   const groups = groupBySection(report.requirements);
-  const verdictWordText = report.verdict === 'pass' ? 'PASS' : 'FAIL';
+  const verdictWordText = VERDICT_WORDS[report.verdict];
   const toc = groups.map((g) => `<li><a href="#${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</a></li>`);
   const sections = groups.map(
     (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map(requirement).join('\n')}\n</section>`,
@@ -245,6 +244,13 @@ export function renderHtml(report: Report): string {
     'Behaviour the specification does not rule on, recorded without a verdict.',
     report.observations.map((o) => `<a class="rid" href="#${anchor('req', o.requirement)}">${esc(o.requirement)}</a>: ${esc(clip(o.message, MAX_TEXT))}${o.exchange === undefined ? '' : ` <span class="note">(exchange #${o.exchange})</span>`}`),
     'None.',
+  );
+  const notExercised = listSection(
+    'Not exercised',
+    'not-exercised',
+    'Left out by the options of this run (not by the target), and how to include them.',
+    report.notExercised.map((n) => `<a class="rid" href="#${anchor('req', n.id)}">${esc(n.id)}</a> ${esc(n.reason)}`),
+    'Every requirement was exercised.',
   );
   const notTested = listSection(
     'Not tested',
@@ -282,7 +288,7 @@ export function renderHtml(report: Report): string {
 <h1>Conformance report: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p class="subtitle">Target <code>${esc(report.target.baseUrl)}</code>, tested by ${esc(report.tool.name)} ${esc(report.tool.version)}</p>
 <div class="verdict" data-verdict="${report.verdict}" role="status">
-<strong>Verdict: ${verdictWordText}</strong>
+<strong>${esc(report.verdictLine)}</strong>
 <p>${esc(completeness(report))}</p>
 </div>
 ${meta(report)}
@@ -296,6 +302,7 @@ ${overview(report)}
 </section>
 <nav class="toc" aria-label="Sections"><h2>Requirements by section</h2><ol>${toc.join('')}</ol></nav>
 ${sections.join('\n')}
+${notExercised}
 ${observations}
 ${notTested}
 ${created}

@@ -4,7 +4,7 @@
  * the Ant/Jenkins subset those tools accept.
  */
 import type { Report, RequirementResult } from '../types.js';
-import { clip, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, violations, visible } from './common.js';
+import { clip, notExercisedText, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, violations, visible } from './common.js';
 
 /** Exchanges spelled out in a failure; the rest are in report.json and the HTML report. */
 const DETAILED_EXCHANGES = 3;
@@ -52,8 +52,16 @@ function failureMessage(r: RequirementResult): string {
   return clip(`${isWarning(r) ? 'warning: ' : ''}${first}${more}`, MAX_TEXT);
 }
 
+/**
+ * CI tools split classnames at dots into package and class (Jenkins would show "4.1" as package
+ * "4", class "1"), so the section becomes one segment under one package: petstore.s4_1.
+ */
+export function classnameOf(section: string): string {
+  return `petstore.s${section.replace(/\./g, '_')}`;
+}
+
 function testcase(r: RequirementResult): string {
-  const open = `    <testcase${attrs([['name', `${r.id} ${r.title}`], ['classname', r.section], ['time', seconds(caseMs(r))]])}`;
+  const open = `    <testcase${attrs([['name', `${r.id} (§ ${r.section}) ${r.title}`], ['classname', classnameOf(r.section)], ['time', seconds(caseMs(r))]])}`;
   switch (r.status) {
     case 'pass':
       return `${open}/>`;
@@ -61,8 +69,8 @@ function testcase(r: RequirementResult): string {
       return `${open}>\n      <failure${attrs([['message', failureMessage(r)], ['type', isWarning(r) ? 'warning' : r.level]])}>${text(failureBody(r))}</failure>\n    </testcase>`;
     case 'inconclusive':
       return `${open}>\n      <skipped${attrs([['message', clip(`inconclusive: ${r.reason ?? 'no reason recorded'}`, MAX_TEXT)]])}/>\n    </testcase>`;
-    case 'skipped':
-      return `${open}>\n      <skipped${attrs([['message', clip(r.reason ?? 'skipped', MAX_TEXT)]])}/>\n    </testcase>`;
+    case 'not-exercised':
+      return `${open}>\n      <skipped${attrs([['message', clip(notExercisedText(r.reason), MAX_TEXT)]])}/>\n    </testcase>`;
   }
 }
 
@@ -74,6 +82,8 @@ function properties(report: Report): string {
     ['target', report.target.baseUrl],
     ['seed', String(report.seed)],
     ['runId', report.runId],
+    ['verdict', report.verdict],
+    ['verdictLine', report.verdictLine],
     ['complete', String(report.complete)],
   ];
   if (report.target.keyFingerprint !== undefined) props.push(['keyFingerprint', report.target.keyFingerprint]);
@@ -98,7 +108,7 @@ function runErrorSuite(report: Report, id: number): Suite | undefined {
   const xml = [
     `  <testsuite${suiteAttrs}>`,
     properties(report),
-    `    <testcase${attrs([['name', 'run errors'], ['classname', 'run'], ['time', seconds(0)]])}>`,
+    `    <testcase${attrs([['name', 'run errors'], ['classname', 'petstore.run'], ['time', seconds(0)]])}>`,
     `      <error${attrs([['message', clip(first, MAX_TEXT)], ['type', 'run-error']])}>${text(body)}</error>`,
     '    </testcase>',
     '  </testsuite>',
@@ -110,12 +120,12 @@ export function renderJunit(report: Report): string {
   const suites: Suite[] = groupBySection(report.requirements).map((group, id) => {
     const reqs = group.requirements;
     const failures = reqs.filter((r) => r.status === 'fail').length;
-    const skipped = reqs.filter((r) => r.status === 'inconclusive' || r.status === 'skipped').length;
+    const skipped = reqs.filter((r) => r.status === 'inconclusive' || r.status === 'not-exercised').length;
     const ms = reqs.reduce((sum, r) => sum + caseMs(r), 0);
     const suiteAttrs = attrs([
       ['name', sectionHeading(group.section)],
       ['id', id],
-      ['package', group.section],
+      ['package', classnameOf(group.section)],
       ['tests', reqs.length],
       ['failures', failures],
       ['errors', 0],

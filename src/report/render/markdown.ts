@@ -27,7 +27,7 @@ function inline(text: string): string {
 }
 
 /** A table cell: inline text, shortened, never empty (an empty cell reads as a missing column). */
-function cell(text: string, max = MAX_CELL): string {
+export function cell(text: string, max = MAX_CELL): string {
   const escaped = inline(clip(text, max));
   return escaped === '' ? ' ' : escaped;
 }
@@ -49,29 +49,21 @@ function fenced(text: string, info: string): string[] {
   return [`${fence}${info}`, ...body.split(/\r\n|\r|\n/), fence];
 }
 
-function verdictLine(report: Report): string {
-  const verdict = report.verdict === 'pass' ? 'PASS' : 'FAIL';
-  const completeness = report.complete
-    ? 'complete: every must-requirement passed'
-    : report.verdict === 'fail'
-      ? 'not complete: a must-requirement failed'
-      : 'not complete: some must-requirements could not be decided';
-  return `**Verdict: ${verdict}** (${completeness})`;
-}
-
 function header(report: Report): string[] {
   const s = report.summary;
   return [
     `# ${inline(report.spec.title)} ${inline(report.spec.version)}: conformance of ${code(report.target.baseUrl)}`,
     '',
-    verdictLine(report),
+    `**${inline(report.verdictLine)}**`,
+    '',
+    report.complete ? 'Complete: every requirement meant to run got pass or fail.' : 'Not complete: some requirements meant to run could not be told (inconclusive).',
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
       `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
     '',
-    '| Pass | Fail | Inconclusive | Skipped | Warnings |',
+    '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
-    `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.skipped} | ${s.warnings} |`,
+    `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.notExercised} | ${s.warnings} |`,
     '',
     'Warnings are should-requirements that failed: counted under Fail, they do not fail the run.',
   ];
@@ -124,6 +116,11 @@ function observations(report: Report): string[] {
   ];
 }
 
+function notExercised(report: Report): string[] {
+  if (report.notExercised.length === 0) return [];
+  return ['## Not exercised', '', 'Left out by the options of this run, not by the target.', '', ...report.notExercised.map((n) => `- ${inline(n.id)}: ${inline(clip(n.reason, MAX_MESSAGE))}`), ''];
+}
+
 function notTested(report: Report): string[] {
   if (report.notTested.length === 0) return [];
   return ['## Not tested', '', ...report.notTested.map((n) => `- § ${inline(n.section)}: ${inline(n.statement)} (${inline(n.reason)})`), ''];
@@ -135,7 +132,7 @@ function runErrors(report: Report): string[] {
 }
 
 export function renderMarkdown(report: Report): string {
-  const sections = [header(report), requirementsTable(report), failures(report), observations(report), notTested(report), runErrors(report)];
+  const sections = [header(report), requirementsTable(report), failures(report), notExercised(report), observations(report), notTested(report), runErrors(report)];
   const created = report.createdPetIds.length;
   const footer = created === 0 ? [] : [`This run created ${created} pet${created === 1 ? '' : 's'} on the target (ids in report.json).`];
   return `${[...sections.filter((s) => s.length > 0).map((s) => s.join('\n').replace(/\n+$/, '')), ...(footer.length > 0 ? [footer.join('\n')] : [])].join('\n\n')}\n`;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The GitHub Action's one step (action.yml): runs petstore-conformance with the action's inputs
+# and writes its outputs. Kept out of action.yml so test/action.test.ts can run it as GitHub
+# would: GITHUB_ACTION_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and one INPUT_* variable per input.
+# The key comes only from PETSTORE_API_KEY in the environment and is never printed or passed
+# on a command line; no `set -x` here for that reason.
+set -euo pipefail
+
+fail() {
+  echo "petstore-conformance action: $1" >&2
+  [[ -n "${GITHUB_OUTPUT:-}" ]] && echo "exit-code=2" >> "$GITHUB_OUTPUT"
+  exit 2
+}
+
+: "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set (this script is run by action.yml)}"
+: "${GITHUB_OUTPUT:?GITHUB_OUTPUT is not set}"
+
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' 2>/dev/null \
+  || fail "needs Node.js 20 or later on the runner (add actions/setup-node with node-version 20 before this step)"
+
+cli="$GITHUB_ACTION_PATH/dist/src/cli/main.js"
+if [[ ! -f "$cli" ]]; then
+  # A checkout of the action has no dist/: npm ci runs `prepare`, which builds it.
+  (cd "$GITHUB_ACTION_PATH" && npm ci --no-audit --no-fund >&2) || fail "could not install the action's dependencies"
+fi
+
+report_dir="${INPUT_REPORT_DIR:-conformance-report}"
+args=(--report-dir "$report_dir")
+[[ -n "${INPUT_BASE_URL:-}" ]] && args+=(--base-url "$INPUT_BASE_URL")
+[[ -n "${INPUT_PLAN:-}" ]] && args+=(--plan "$INPUT_PLAN")
+[[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
+[[ -n "${INPUT_MAX_REQUESTS:-}" ]] && args+=(--max-requests "$INPUT_MAX_REQUESTS")
+[[ -n "${INPUT_REPORTERS:-}" ]] && args+=(--reporter "$INPUT_REPORTERS")
+case "${INPUT_READ_ONLY:-false}" in
+  true) args+=(--read-only) ;;
+  false | '') ;;
+  *) fail "read-only must be true or false, got \"$INPUT_READ_ONLY\"" ;;
+esac
+
+# The verdict must come from this run: a report.json left by an earlier one must not answer for it.
+rm -f "$report_dir/report.json"
+
+# The CLI appends its Markdown summary to GITHUB_STEP_SUMMARY itself (src/report/write.ts).
+code=0
+node "$cli" "${args[@]}" || code=$?
+
+verdict=""
+if [[ -f "$report_dir/report.json" ]]; then
+  verdict="$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.stdout.write(typeof r.verdict === "string" ? r.verdict : "")' "$report_dir/report.json")"
+  # One line of word characters, so the value cannot inject another output.
+  [[ "$verdict" =~ ^[A-Za-z_-]+$ ]] || verdict=""
+elif [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
+  printf '## Pet Store conformance\n\nThe run could not be made (exit code %s), no report was written: see the step log.\n' "$code" >> "$GITHUB_STEP_SUMMARY"
+fi
+
+{
+  echo "verdict=$verdict"
+  echo "exit-code=$code"
+  echo "report-dir=$(node -p 'require("path").resolve(process.argv[1])' "$report_dir")"
+} >> "$GITHUB_OUTPUT"
+exit "$code"

@@ -1,0 +1,78 @@
+/**
+ * RATE-006, "the Retry-After header indicates when the client should retry", judged on claims
+ * and on behaviour: a 429's Retry-After must not end far after its own X-RateLimit-Reset, and a
+ * request the client sent once Retry-After had passed must not be refused again.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
+import { observation, violation, type Finding } from './finding.js';
+import { plausibleResetMs } from './rate-limit-headers.js';
+import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
+import { iso } from './text.js';
+
+const REQ = 'RATE-006';
+/**
+ * Retry-After may end this long after Reset: a conservative server rounds up and adds a second,
+ * and Date and Reset may come from clocks a second apart.
+ */
+export const RETRY_AFTER_LATE_MS = 3_000;
+/** ... or this share of the time to Reset, when longer (a day window's Reset is hours away). */
+const RETRY_AFTER_LATE_SHARE = 0.1;
+/** Retry-After ending earlier than Reset by more than this is recorded (a token bucket does it rightly). */
+const RETRY_AFTER_EARLY_MS = 2_000;
+
+/** Unix ms (server clock) at which the 429's Retry-After ends; undefined when it cannot be placed. */
+function retryAfterEndOnServerClock(ex: Exchange): number | undefined {
+  const value = ex.response?.headers['retry-after'];
+  const dateMs = responseDateMs(ex);
+  const parsed = parseRetryAfter(value, dateMs ?? 0);
+  if (parsed === undefined) return undefined;
+  if (parsed.form === 'http-date') return parseHttpDateAnyForm(value, dateMs)?.ms;
+  // Delta-seconds count from the response; without a Date its moment on the server's clock is unknown.
+  return dateMs === undefined ? undefined : dateMs + parsed.delayMs;
+}
+
+/** On a 429: Retry-After and X-RateLimit-Reset describe the same moment, within the tolerance above. */
+export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
+  if (ex.response?.status !== 429) return [];
+  const resetMs = plausibleResetMs(ex);
+  const endMs = retryAfterEndOnServerClock(ex);
+  if (resetMs === undefined || endMs === undefined) return [];
+  const from = responseDateMs(ex) ?? receivedAt(ex);
+  const lateMs = Math.max(RETRY_AFTER_LATE_MS, RETRY_AFTER_LATE_SHARE * (resetMs - from));
+  const value = ex.response.headers['retry-after']?.trim() ?? '';
+  const gap = Math.round((endMs - resetMs) / 1000);
+  if (endMs > resetMs + lateMs) {
+    return [
+      violation(
+        REQ,
+        `Received Retry-After ${JSON.stringify(value)}, ending ${iso(endMs)}, ${gap} s after X-RateLimit-Reset ${iso(resetMs)} on the same 429 / Expected Retry-After to end by ${iso(resetMs + lateMs)}, when the limit resets`,
+        ex.seq,
+      ),
+    ];
+  }
+  if (endMs < resetMs - RETRY_AFTER_EARLY_MS) {
+    return [observation(REQ, `Retry-After ${JSON.stringify(value)} ends ${-gap} s before X-RateLimit-Reset (a token bucket may allow the next request before it is full again; the retry tells)`, ex.seq)];
+  }
+  return [];
+}
+
+/**
+ * A request sent once the previous 429's Retry-After had passed (the client's single retry, or the
+ * recovery probe) and refused again with 429: Retry-After did not say when to retry.
+ */
+export function checkRetryHonoured(throttled: Exchange, retry: Exchange): Finding[] {
+  if (throttled.response?.status !== 429 || retry.response?.status !== 429) return [];
+  if (retry.seq <= throttled.seq || retry.request.auth !== throttled.request.auth) return [];
+  const passesAt = retryAfterPassesAt(throttled);
+  // sentAt is whole milliseconds and passesAt is not: the floor keeps a retry sent in the same millisecond judged.
+  if (passesAt === undefined || retry.sentAt < Math.floor(passesAt)) return [];
+  const value = throttled.response.headers['retry-after']?.trim() ?? '';
+  return [
+    violation(
+      REQ,
+      `Received 429 again on exchange ${retry.seq}, sent ${Math.round(retry.sentAt - receivedAt(throttled))} ms after the 429 of exchange ${throttled.seq} with Retry-After ${JSON.stringify(value)} / Expected the request to be served once Retry-After had passed`,
+      retry.seq,
+    ),
+  ];
+}

@@ -1,0 +1,58 @@
+/**
+ * One replay verdict per failing requirement, from two sources: the re-sent exchanges (resend.ts)
+ * and the re-run of the requirement's test with the saved seed. Pure.
+ *
+ * fixed: the re-run passes and every re-sent exchange now conforms (or the requirement has no
+ * single-exchange judge, and the re-run is all there is). still failing: either shows the
+ * violation again. could not tell: anything else, with why.
+ */
+import type { Level, RequirementResult } from '../report/types.js';
+import type { Judgement } from './judge.js';
+
+export type ReplayVerdict = 'fixed' | 'still failing' | 'could not tell';
+
+export interface RequirementReplay {
+  id: string;
+  level: Level;
+  verdict: ReplayVerdict;
+  /** The evidence behind the verdict: re-sent exchanges' messages, the re-run's violations or reason. */
+  details: string[];
+}
+
+function rerunDetails(after: RequirementResult | undefined): string[] {
+  if (after === undefined) return ['re-run: the requirement was not in the re-run report'];
+  if (after.status === 'fail') {
+    const messages = [...new Set(after.evidence.filter((e) => e.kind === 'violation').map((e) => e.message))];
+    return messages.length === 0 ? ['re-run: fail'] : messages.map((m) => `re-run: ${m}`);
+  }
+  return [`re-run: ${after.status}${after.reason === undefined ? '' : ` (${after.reason})`}`];
+}
+
+export function replayVerdict(
+  before: RequirementResult,
+  /** undefined: nothing was re-sent for this requirement (no single-exchange judge, or no exchange cited). */
+  judgements: readonly Judgement[] | undefined,
+  after: RequirementResult | undefined,
+  leftOut = 0,
+): RequirementReplay {
+  const sent = judgements ?? [];
+  const violating = sent.filter((j) => j.outcome === 'violates');
+  const unknown = sent.filter((j) => j.outcome === 'unknown');
+  const base = { id: before.id, level: before.level };
+  const capped = leftOut > 0 ? [`${leftOut} more distinct failing exchange(s) were not re-sent (a cap that spares the target's quota)`] : [];
+  if (violating.length > 0 || after?.status === 'fail') {
+    return { ...base, verdict: 'still failing', details: [...violating.map((j) => j.message), ...(after?.status === 'fail' ? rerunDetails(after) : [])] };
+  }
+  if (after?.status === 'pass' && unknown.length === 0) {
+    const how = judgements === undefined ? ['re-run: pass (no single exchange of this requirement can be re-sent and judged alone)'] : [...sent.map((j) => j.message), 're-run: pass'];
+    return { ...base, verdict: 'fixed', details: [...how, ...capped] };
+  }
+  return { ...base, verdict: 'could not tell', details: [...unknown.map((j) => j.message), ...(after?.status === 'pass' ? [] : rerunDetails(after))] };
+}
+
+/** 1: a must-requirement still fails; 2: one could not be told (CI must not read that as fixed); else 0. */
+export function replayExitCode(results: readonly RequirementReplay[]): 0 | 1 | 2 {
+  const must = results.filter((r) => r.level === 'must');
+  if (must.some((r) => r.verdict === 'still failing')) return 1;
+  return must.some((r) => r.verdict === 'could not tell') ? 2 : 0;
+}

@@ -1,0 +1,151 @@
+/**
+ * RATE-005's burst, planned before a request is sent: which limit it tests (the plan's, or the
+ * advertised numbers while they are plausible), how many requests must land in one window, how
+ * many may be sent at once so they do, and how many it may spend at most.
+ *
+ * Pure: the caller passes what the run has observed (the last keyed response's headers, the
+ * latencies) and the budget; nothing here sends or reads a clock.
+ */
+import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+
+/** The spec's limits are per minute. */
+export const SPEC_WINDOW_MS = 60_000;
+/** More concurrent requests than this would look like an attack on a small server. */
+export const MAX_CONCURRENCY = 32;
+/** The burst plans to fill this share of the time it has, leaving room for latency that varies. */
+const TIME_SHARE = 0.5;
+/** Past the Reset before the first request of the next window, for clocks and whole seconds. */
+const WAIT_MARGIN_MS = 250;
+/** A Reset further ahead than this is not the per-minute window (a day, or nonsense). */
+const WINDOW_HORIZON_MS = 3_600_000;
+
+/** What the run knows when the burst starts. */
+export interface BurstInputs {
+  plan?: PlanName | undefined;
+  /** X-RateLimit-* of the last keyed response, as sent (undefined when absent or not an integer). */
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  /** X-RateLimit-Reset as sent. */
+  reset?: number | undefined;
+  /** The server's clock (Date header) of that response, or the local time it arrived. */
+  serverNowMs: number;
+  /** Typical time of one exchange with the target (median elapsedMs). */
+  latencyMs: number;
+  budgetLeft: number;
+  /** The window's length as the run saw it (the longest time to a Reset, at most a minute). */
+  windowMs?: number | undefined;
+}
+
+export interface LimitUnderTest {
+  /** Requests one window allows. */
+  limit: number;
+  /** Why this number: shown in evidence. */
+  source: string;
+  /** True when the limit comes from the plan table (given or matched): behaviour is judged against it, not the headers. */
+  fromPlan: boolean;
+  /** The plan, when the limit is the plan table's. */
+  plan?: PlanName;
+}
+
+export type BurstPlan =
+  | { kind: 'cannot'; reason: string }
+  | {
+      kind: 'burst';
+      tested: LimitUnderTest;
+      /** Requests expected before the 429 (Remaining + 1 when plausible, else limit + 1). */
+      expected: number;
+      /** Time left in the current window, as far as the headers tell (else a whole window). */
+      windowLeftMs: number;
+      /**
+       * Wait this long first: the current window has too little time left to reach its limit,
+       * and trying would spend its remainder for nothing. Then plan for a whole window.
+       */
+      waitFirstMs?: number;
+      concurrency: number;
+      /** Most requests the burst may send, in-flight ones included. */
+      spendCap: number;
+    };
+
+/** The plan table's per-minute limit: from --plan, or the advertised Limit when it is one of the table's values. */
+export function limitFromPlan(plan: PlanName | undefined, advertisedLimit: number | undefined): LimitUnderTest | undefined {
+  if (plan !== undefined) return { limit: PLAN_LIMITS[plan].perMinute, source: `the ${plan} plan (--plan)`, fromPlan: true, plan };
+  const matched = (Object.keys(PLAN_LIMITS) as PlanName[]).find((p) => PLAN_LIMITS[p].perMinute === advertisedLimit);
+  if (matched === undefined) return undefined;
+  return { limit: PLAN_LIMITS[matched].perMinute, source: `X-RateLimit-Limit ${advertisedLimit}, the ${matched} plan's limit`, fromPlan: true, plan: matched };
+}
+
+/** Unix seconds between 2001 and the year 5138: a timestamp, not a relative count or milliseconds. */
+export function isAbsoluteReset(reset: number | undefined): reset is number {
+  return reset !== undefined && reset >= 1e9 && reset < 1e11;
+}
+
+/** Milliseconds from the server's now to a plausible absolute Reset (Unix seconds), else undefined. */
+export function windowLeftMs(reset: number | undefined, serverNowMs: number): number | undefined {
+  if (reset === undefined) return undefined;
+  const left = reset * 1000 - serverNowMs;
+  return left > 0 && left <= WINDOW_HORIZON_MS ? left : undefined;
+}
+
+/** Enough parallel senders that `count` exchanges of `latencyMs` take about half of `timeMs`. */
+export function concurrencyFor(count: number, latencyMs: number, timeMs: number): number {
+  const wanted = Math.ceil((count * Math.max(1, latencyMs)) / (TIME_SHARE * Math.max(1, timeMs)));
+  return Math.max(1, Math.min(MAX_CONCURRENCY, count, wanted));
+}
+
+/** The second try after a window ended first: at least twice as many senders, planned for a whole window. */
+export function retryConcurrency(previous: number, count: number, latencyMs: number, wholeWindowMs: number): number {
+  return Math.min(MAX_CONCURRENCY, Math.max(previous * 2, concurrencyFor(count, latencyMs, wholeWindowMs)));
+}
+
+export function planBurst(inputs: BurstInputs): BurstPlan {
+  const { remaining, budgetLeft } = inputs;
+  const fromPlan = limitFromPlan(inputs.plan, inputs.limit);
+  const tested = fromPlan ?? advertisedLimit(inputs);
+  if ('reason' in tested) return { kind: 'cannot', reason: tested.reason };
+  const plausibleRemaining = remaining !== undefined && remaining <= tested.limit ? remaining : undefined;
+  const expected = (plausibleRemaining ?? tested.limit) + 1;
+  // Limit + 1 is what a window must refuse; one window's limit more covers a window that ends
+  // mid-burst (and, without a usable Reset, proves by count alone that one window served too many).
+  const spendCap = fromPlan === undefined ? expected + tested.limit : 2 * tested.limit + 1;
+  const needed = fromPlan === undefined ? expected : tested.limit + 1;
+  if (needed > budgetLeft) {
+    return { kind: 'cannot', reason: `reaching the limit needs ${needed} more requests and the run's budget has ${budgetLeft} left (raise --max-requests)` };
+  }
+  const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
+  const whole = Math.min(SPEC_WINDOW_MS, Math.max(inputs.windowMs ?? SPEC_WINDOW_MS, left ?? 0));
+  const cap = Math.min(spendCap, budgetLeft);
+  if (left !== undefined && tooLittleTime(expected, inputs.latencyMs, left, whole)) {
+    const fresh = tested.limit + 1;
+    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap };
+  }
+  const time = left ?? whole;
+  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap };
+}
+
+/**
+ * The rest of the window is too short when even a quarter of the most senders allowed would not
+ * fit the requests in half of it, and it is under half a window: waiting for the next is cheaper.
+ */
+function tooLittleTime(count: number, latencyMs: number, leftMs: number, wholeMs: number): boolean {
+  const wanted = Math.ceil((count * Math.max(1, latencyMs)) / (TIME_SHARE * Math.max(1, leftMs)));
+  return wanted > MAX_CONCURRENCY / 4 && leftMs < wholeMs / 2;
+}
+
+/** Without a plan, the advertised Limit and Remaining, only while they are plausible. */
+function advertisedLimit(inputs: BurstInputs): LimitUnderTest | { reason: string } {
+  const { limit, remaining, budgetLeft } = inputs;
+  if (remaining === undefined) {
+    return { reason: 'the target sent no usable X-RateLimit-Remaining and no --plan was given, so the requests needed to reach the limit are unknown' };
+  }
+  if (limit !== undefined && remaining > limit) {
+    return { reason: `advertised Remaining ${remaining} exceeds the advertised Limit ${limit}, so neither says when the limit is reached (give --plan)` };
+  }
+  if (!isAbsoluteReset(inputs.reset)) {
+    return { reason: 'without --plan the burst tells windows apart by X-RateLimit-Reset, and it is not a Unix time in seconds here (give --plan)' };
+  }
+  if (remaining + 1 > budgetLeft) {
+    return { reason: `advertised Remaining ${remaining} exceeds the budget: reaching the limit needs ${remaining + 1} more requests and the run has ${budgetLeft} left (raise --max-requests, or give --plan)` };
+  }
+  const tested = limit ?? remaining;
+  return { limit: tested, source: limit === undefined ? `X-RateLimit-Remaining ${remaining} (no Limit was advertised)` : `X-RateLimit-Limit ${limit} as advertised`, fromPlan: false };
+}

@@ -1,0 +1,193 @@
+/**
+ * RATE-005's judgement of the burst, response by response: which window each served request fell
+ * in, whether one window served more than the limit under test, and whether a window ended
+ * before the limit was reached. Pure: the burst feeds it responses in the order they arrive.
+ *
+ * Windows are told apart by X-RateLimit-Reset when it is a Unix time (responses with the same
+ * Reset belong to the window that resets then, by the server's own account). With the plan's
+ * limit known, a Reset that says nothing usable does not stop the judgement: 2 × limit + 1
+ * requests served in less than a minute mean one minute-long window served more than the limit,
+ * however the windows are aligned.
+ */
+import { SPEC_WINDOW_MS, isAbsoluteReset, type LimitUnderTest } from './burst-plan.js';
+
+export interface BurstResponse {
+  seq: number;
+  status: number;
+  limit?: number | undefined;
+  remaining?: number | undefined;
+  reset?: number | undefined;
+  sentAt: number;
+  receivedAt: number;
+}
+
+export type TallyEvent =
+  | { kind: 'refused' }
+  /** One window served more than it may: proven, nothing more needs sending. */
+  | { kind: 'over'; message: string }
+  /** A new window began before the limit was reached in the previous one. */
+  | { kind: 'window-ended' }
+  | { kind: 'continue' };
+
+interface Window {
+  served: number;
+  /** seq and Remaining of each served response, for the allowance the headers claimed. */
+  entries: { seq: number; remaining: number | undefined }[];
+  limits: Set<number>;
+  firstSent: number;
+  lastReceived: number;
+  refused: boolean;
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+export class BurstTally {
+  readonly #tested: LimitUnderTest;
+  readonly #windows = new Map<number, Window>();
+  #current: number | undefined;
+  #served = 0;
+  /** Start of the span the count-only rule measures (restarted when a minute has passed). */
+  #spanStart: number | undefined;
+  #spanServed = 0;
+  #lastReceived = 0;
+
+  constructor(tested: LimitUnderTest) {
+    this.#tested = tested;
+  }
+
+  /** Requests served (not refused) so far. */
+  get served(): number {
+    return this.#served;
+  }
+
+  add(r: BurstResponse): TallyEvent {
+    const window = isAbsoluteReset(r.reset) ? this.#window(r.reset, r) : undefined;
+    if (r.status === 429) {
+      if (window !== undefined) window.refused = true;
+      return { kind: 'refused' };
+    }
+    this.#served += 1;
+    this.#lastReceived = Math.max(this.#lastReceived, r.receivedAt);
+    let ended = false;
+    if (window !== undefined && r.reset !== undefined) {
+      window.served += 1;
+      window.entries.push({ seq: r.seq, remaining: r.remaining });
+      if (r.limit !== undefined) window.limits.add(r.limit);
+      window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
+      if (this.#current === undefined || r.reset > this.#current) {
+        // A window with a single response is no window the burst tried to use up (or a made-up Reset).
+        ended = (this.#windows.get(this.#current ?? -1)?.served ?? 0) >= 2;
+        this.#current = r.reset;
+      }
+      const over = this.#overInWindow(r.reset, window);
+      if (over !== undefined) return { kind: 'over', message: over };
+    }
+    const byCount = this.#overByCount(r);
+    if (byCount === 'over' && !this.#resetPlacesRequests()) return { kind: 'over', message: this.#countMessage() };
+    if (byCount === 'span-ended' && this.#windows.size === 0) ended = true;
+    return ended ? { kind: 'window-ended' } : { kind: 'continue' };
+  }
+
+  /**
+   * After the burst: a window that served more than the plan's limit before its 429 (or before the
+   * spend cap) is a violation, unless the target held to a Limit it advertised consistently, which
+   * RATE-004 judges against the plan. Undefined when no window served too many.
+   */
+  excess(): { violation?: string; observation?: string } {
+    if (!this.#tested.fromPlan) return {};
+    for (const [reset, w] of this.#windows) {
+      if (w.served <= this.#tested.limit + this.#refill(w)) continue;
+      const advertised = w.limits.size === 1 ? [...w.limits][0] : undefined;
+      const where = this.#describe(reset, w);
+      if (w.refused && advertised !== undefined && w.served <= advertised) {
+        return { observation: `${where}: the target enforces its advertised X-RateLimit-Limit ${advertised}, not ${this.#tested.limit} (RATE-004 judges the limit against the plan)` };
+      }
+      const refill = this.#refill(w);
+      const allowance = refill === 0 ? '' : ` (at most ${this.#tested.limit + refill}, allowing for a limiter that refills at that rate)`;
+      return { violation: `${where} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up${allowance}` };
+    }
+    return {};
+  }
+
+  /**
+   * Requests a limiter that refills continuously (token bucket, sliding window) may add while the
+   * window's requests were answered: the limit per minute, pro rata, in whole requests. A fixed
+   * window adds none, but nothing in its headers tells the two apart.
+   */
+  #refill(w: Window): number {
+    return Math.floor((this.#tested.limit * Math.max(0, w.lastReceived - w.firstSent)) / SPEC_WINDOW_MS);
+  }
+
+  #window(reset: number, r: BurstResponse): Window {
+    let w = this.#windows.get(reset);
+    if (w === undefined) {
+      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false };
+      this.#windows.set(reset, w);
+    }
+    w.firstSent = Math.min(w.firstSent, r.sentAt);
+    return w;
+  }
+
+  /** Beyond doubt in one window: 2 × limit + 1 under the plan, or more than the headers' own allowance without one. */
+  #overInWindow(reset: number, w: Window): string | undefined {
+    if (this.#tested.fromPlan) {
+      if (w.served < 2 * this.#tested.limit + 1) return undefined;
+      return `${this.#describe(reset, w)} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up`;
+    }
+    const allowance = allowanceOf(w);
+    if (allowance === undefined || w.served <= allowance) return undefined;
+    return `${this.#describe(reset, w)}, after X-RateLimit-Remaining announced ${allowance} / Expected 429 once the window was used up`;
+  }
+
+  /**
+   * Reset places requests in windows when it is a Unix time shared by many responses; made-up
+   * values that differ on almost every response place nothing, and the count decides.
+   */
+  #resetPlacesRequests(): boolean {
+    const windows = this.#windows.size;
+    return windows > 0 && (windows <= 4 || windows <= this.#served / 4);
+  }
+
+  /** The count-only rule, for a plan's limit when Reset cannot place requests in windows. */
+  #overByCount(r: BurstResponse): 'over' | 'span-ended' | undefined {
+    if (!this.#tested.fromPlan) return undefined;
+    this.#spanStart ??= r.sentAt;
+    if (r.receivedAt - this.#spanStart >= SPEC_WINDOW_MS) {
+      this.#spanStart = r.sentAt;
+      this.#spanServed = 1;
+      return 'span-ended';
+    }
+    this.#spanServed += 1;
+    return this.#spanServed >= 2 * this.#tested.limit + 1 ? 'over' : undefined;
+  }
+
+  #countMessage(): string {
+    const span = this.#lastReceived - (this.#spanStart ?? this.#lastReceived);
+    return (
+      `${this.#spanServed} requests served in ${seconds(span)}, less than one 60 s window, none refused: however the windows are aligned, ` +
+      `one of them served more than ${this.#tested.limit} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up`
+    );
+  }
+
+  #describe(reset: number, w: Window): string {
+    const refused = w.refused ? ' before its 429' : ', none refused';
+    return `${w.served} requests served in ${seconds(w.lastReceived - w.firstSent)} within one window (X-RateLimit-Reset ${reset} on each)${refused}`;
+  }
+}
+
+/**
+ * What the headers said the window allows: for each response that announced requests left, the
+ * requests of the window served up to it (by seq) plus that Remaining; the largest, so reordering
+ * of concurrent responses can only raise it. A Remaining of 0 on a response served past the limit
+ * says nothing about the limit, so it counts only when no response announced more.
+ */
+function allowanceOf(w: Window): number | undefined {
+  const rank = (seq: number): number => w.entries.filter((o) => o.seq <= seq).length;
+  let best: number | undefined;
+  for (const e of w.entries) {
+    if (e.remaining !== undefined && e.remaining > 0) best = Math.max(best ?? 0, rank(e.seq) + e.remaining);
+  }
+  if (best !== undefined) return best;
+  const zeros = w.entries.filter((e) => e.remaining === 0).map((e) => rank(e.seq));
+  return zeros.length === 0 ? undefined : Math.min(...zeros);
+}

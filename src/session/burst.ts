@@ -1,0 +1,171 @@
+/**
+ * RATE-005's burst, sent: several senders at once so that the requests land inside one window
+ * even on a slow target, stopping at the first 429 (requests already in flight finish; nothing
+ * new is sent), at proof of a window that served too many, or at the spend cap. A window that
+ * ends before the limit is reached earns one more try with more senders, then the burst stops.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { serverTimeOf } from '../checks/server-time.js';
+import { resetAheadMs } from '../checks/daily-quota.js';
+import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
+import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { BurstTally, type BurstResponse } from './burst-tally.js';
+
+type Planned = Extract<BurstPlan, { kind: 'burst' }>;
+
+/** Reset has whole seconds. */
+const SLACK_MS = 2_000;
+
+export interface BurstResult {
+  outcome: 'refused' | 'over' | 'stopped';
+  /** The first 429, when one came. */
+  throttled?: Exchange;
+  /** The violation (over), or why the burst could not tell (stopped). */
+  message?: string;
+  /** What the count leaves open but is worth recording. */
+  observation?: string;
+  /** The exchange the verdict rests on. */
+  last?: Exchange;
+  spent: number;
+  served: number;
+  concurrency: number[];
+  elapsedMs: number;
+}
+
+/** The burst's view of the run so far: what the last keyed response said, and how fast the target answers. */
+export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs['plan'], budgetLeft: number): BurstInputs {
+  const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
+  const last = keyed.at(-1);
+  const latencies = keyed.slice(-20).map((e) => e.elapsedMs).sort((a, b) => a - b);
+  const latencyMs = latencies[Math.floor(latencies.length / 2)] ?? 100;
+  return {
+    plan,
+    limit: last === undefined ? undefined : header(last, 'x-ratelimit-limit'),
+    remaining: last === undefined ? undefined : header(last, 'x-ratelimit-remaining'),
+    reset: last === undefined ? undefined : header(last, 'x-ratelimit-reset'),
+    serverNowMs: last === undefined ? Date.now() : serverTimeOf(last),
+    latencyMs,
+    budgetLeft,
+    windowMs: observedWindowMs(exchanges),
+  };
+}
+
+/** The longest time to a Reset within a minute that the run's keyed responses showed: the per-minute window. */
+export function observedWindowMs(exchanges: readonly Exchange[]): number {
+  let longest: number | undefined;
+  for (const ex of exchanges) {
+    if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
+    const ahead = resetAheadMs(ex);
+    if (ahead !== undefined && ahead > 0 && ahead <= SPEC_WINDOW_MS + SLACK_MS) longest = Math.max(longest ?? 0, ahead);
+  }
+  return Math.min(SPEC_WINDOW_MS, longest ?? SPEC_WINDOW_MS);
+}
+
+export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+  if (plan.waitFirstMs !== undefined) await sleep(plan.waitFirstMs);
+  const tally = new BurstTally(plan.tested);
+  const concurrency = [plan.concurrency];
+  const started = Date.now();
+  let spent = 0;
+  let stop: Omit<BurstResult, 'spent' | 'served' | 'concurrency' | 'elapsedMs'> | undefined;
+  let failure: unknown;
+  let windowsEnded = 0;
+  let latest: Exchange | undefined;
+  let inFlight = 0;
+  // Remaining of the most recently sent request that was answered: more than it + 1 in flight
+  // would only add 429s after the first (a Remaining above the limit under test is ignored).
+  let newest = { seq: 0, remaining: Number.POSITIVE_INFINITY };
+  let wake = (): void => undefined;
+  let answered = new Promise<void>((resolve) => (wake = resolve));
+  const allowedInFlight = (): number => (newest.remaining <= plan.tested.limit ? newest.remaining + 1 : Number.POSITIVE_INFINITY);
+
+  const onResponse = (ex: Exchange): void => {
+    latest = ex;
+    const remaining = header(ex, 'x-ratelimit-remaining');
+    if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
+    const event = tally.add(responseOf(ex));
+    if (stop !== undefined && event.kind !== 'refused') return;
+    if (event.kind === 'refused') {
+      // The first 429 to arrive is the one the burst provoked; later ones were in flight already.
+      if (stop?.outcome !== 'refused') stop = { outcome: 'refused', throttled: ex, last: ex };
+    } else if (event.kind === 'over') {
+      stop = { outcome: 'over', message: event.message, last: ex };
+    } else if (event.kind === 'window-ended') {
+      windowsEnded += 1;
+      if (windowsEnded >= 2) {
+        stop = {
+          outcome: 'stopped',
+          message: `could not exhaust the window at this latency: ${tally.served} requests served, ${concurrency.join(' then ')} at once, windows ended first`,
+          last: ex,
+        };
+      } else {
+        const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? SPEC_WINDOW_MS;
+        const next = retryConcurrency(concurrency.at(-1) ?? 1, plan.tested.limit + 1, ex.elapsedMs, whole);
+        concurrency.push(next);
+        grow(next);
+      }
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    while (stop === undefined && failure === undefined && spent < plan.spendCap) {
+      if (inFlight >= allowedInFlight()) {
+        await answered;
+        continue;
+      }
+      spent += 1;
+      inFlight += 1;
+      try {
+        onResponse(await send());
+      } catch (error) {
+        failure ??= error;
+      } finally {
+        inFlight -= 1;
+        wake();
+        answered = new Promise<void>((resolve) => (wake = resolve));
+      }
+    }
+  };
+  const running = new Set<Promise<void>>();
+  const grow = (size: number): void => {
+    while (running.size < size) {
+      const p: Promise<void> = worker().finally(() => running.delete(p));
+      running.add(p);
+    }
+  };
+  grow(plan.concurrency);
+  while (running.size > 0) await Promise.race(running);
+
+  const figures = { spent, served: tally.served, concurrency, elapsedMs: Date.now() - started };
+  const { violation, observation } = tally.excess();
+  // A 429 or a proof decides the verdict even if a request in flight then failed (or the budget ran out).
+  if (stop === undefined && violation === undefined && failure !== undefined) throw failure;
+  if (stop?.outcome === 'refused' && violation !== undefined) return { ...figures, ...stop, outcome: 'over', message: violation };
+  const noted = observation === undefined ? {} : { observation };
+  if (stop !== undefined) return { ...figures, ...stop, ...noted };
+  if (violation !== undefined) return { ...figures, outcome: 'over', message: violation, ...(latest === undefined ? {} : { last: latest }) };
+  return {
+    ...figures,
+    ...noted,
+    outcome: 'stopped',
+    message: `spent the burst's cap of ${plan.spendCap} requests (${tally.served} served) without reaching the limit in one window`,
+  };
+}
+
+/** A rate-limit header as a number, when it is an integer a number holds exactly. */
+export function header(ex: Exchange, name: RateLimitHeader): number | undefined {
+  const value = rateLimitValue(ex, name);
+  return value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(value);
+}
+
+function responseOf(ex: Exchange): BurstResponse {
+  return {
+    seq: ex.seq,
+    status: ex.response?.status ?? 0,
+    limit: header(ex, 'x-ratelimit-limit'),
+    remaining: header(ex, 'x-ratelimit-remaining'),
+    reset: header(ex, 'x-ratelimit-reset'),
+    sentAt: ex.sentAt,
+    receivedAt: ex.sentAt + ex.elapsedMs,
+  };
+}

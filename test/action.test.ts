@@ -1,0 +1,198 @@
+/**
+ * The GitHub Action (action.yml) as GitHub runs it: its one step's script, with the environment
+ * a composite step gets (GITHUB_ACTION_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, one INPUT_*
+ * per input, the key in PETSTORE_API_KEY), against the reference server and a broken one. The
+ * declared inputs and outputs must be exactly what the script reads and writes, and the key must
+ * appear nowhere.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceBehaviour, startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import { closedPort } from './support/ports.js';
+import { tempDirs } from './support/temp-dirs.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SCRIPT = join(ROOT, 'scripts/action/run.sh');
+const KEY = 'pc-action-secret-8e2b/q+z=';
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'max-requests', 'report-dir', 'reporters'];
+const OUTPUTS = ['verdict', 'exit-code', 'report-dir'];
+const tempDir = tempDirs();
+
+interface ActionStep {
+  id?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+}
+
+interface ActionFile {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: ActionStep[] };
+}
+
+const envName = (input: string): string => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
+
+interface ActionRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Map<string, string>;
+  summary: string;
+  reportDir: string;
+  /** Every file in the report directory, by name. */
+  files: Map<string, string>;
+}
+
+/** Runs the action's step in a fresh workspace (after `prepare`), as the composite would with these inputs. */
+async function runAction(inputs: Record<string, string>, prepare: (workspace: string) => Promise<void> = async () => {}): Promise<ActionRun> {
+  const workspace = await tempDir('action');
+  await prepare(workspace);
+  const outputFile = join(workspace, 'github-output');
+  const summaryFile = join(workspace, 'step-summary');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  const inputEnv = Object.fromEntries(INPUTS.map((name) => [envName(name), inputs[name] ?? '']));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'],
+    ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }),
+    NO_COLOR: '1',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    PETSTORE_API_KEY: KEY,
+    ...inputEnv,
+  };
+  const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, reject) => {
+    const child = spawn('bash', [SCRIPT], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('error', reject);
+    child.on('close', (c) => done({ code: c, stdout: out, stderr: err }));
+  });
+  const outputs = new Map<string, string>();
+  for (const line of (await readFile(outputFile, 'utf8')).split('\n').filter((l) => l !== '')) {
+    const eq = line.indexOf('=');
+    expect(eq, `"${line}" is a name=value line`).toBeGreaterThan(0);
+    expect(outputs.has(line.slice(0, eq)), `${line.slice(0, eq)} written once`).toBe(false);
+    outputs.set(line.slice(0, eq), line.slice(eq + 1));
+  }
+  const reportDir = resolve(workspace, inputs['report-dir'] ?? 'conformance-report');
+  const files = new Map<string, string>();
+  for (const name of await readdir(reportDir).catch(() => [])) files.set(name, await readFile(join(reportDir, name), 'utf8'));
+  const run = { code, stdout, stderr, outputs, summary: await readFile(summaryFile, 'utf8'), reportDir, files };
+  const keyForms = [KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64').slice(0, -4)];
+  const texts: [string, string][] = [['stdout', stdout], ['stderr', stderr], ['outputs', [...outputs.values()].join('\n')], ['summary', run.summary], ...files];
+  for (const [where, text] of texts) for (const form of keyForms) expect(text.includes(form), `the key leaked into ${where}`).toBe(false);
+  return run;
+}
+
+function reportVerdict(run: ActionRun): unknown {
+  const json = run.files.get('report.json');
+  if (json === undefined) throw new Error(`no report.json (exit ${run.code}): ${run.stderr}`);
+  return (JSON.parse(json) as { verdict: unknown }).verdict;
+}
+
+describe('action.yml', () => {
+  let action: ActionFile;
+  let script: string;
+  beforeAll(async () => {
+    action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+    script = await readFile(SCRIPT, 'utf8');
+  });
+
+  it('declares the inputs and outputs, and no input for the key', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual([...INPUTS].sort());
+    expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS].sort());
+    for (const name of Object.keys(action.inputs)) expect(name).not.toMatch(/key|token|secret/i);
+  });
+
+  it('is a composite whose one step runs the script and passes each input as INPUT_*', () => {
+    expect(action.runs.using).toBe('composite');
+    const [step, ...others] = action.runs.steps;
+    expect(others).toEqual([]);
+    expect(step?.shell).toBe('bash');
+    expect(step?.run).toContain('$GITHUB_ACTION_PATH/scripts/action/run.sh');
+    expect(step?.env).toEqual(Object.fromEntries(INPUTS.map((name) => [envName(name), `\${{ inputs.${name} }}`])));
+  });
+
+  it('the script reads exactly those INPUT_* variables and writes exactly the declared outputs', () => {
+    const read = new Set(script.match(/INPUT_[A-Z_]+/g));
+    expect([...read].sort()).toEqual(INPUTS.map(envName).sort());
+    const written = new Set([...script.matchAll(/echo "([a-z-]+)=/g)].map((m) => m[1]));
+    expect([...written].sort()).toEqual([...OUTPUTS].sort());
+    for (const name of OUTPUTS) expect(action.outputs[name]?.value).toBe(`\${{ steps.${action.runs.steps[0]?.id ?? '?'}.outputs.${name} }}`);
+  });
+});
+
+describe('the action run against servers', () => {
+  let good: RunningReferenceServer;
+  let broken: RunningReferenceServer;
+  beforeAll(async () => {
+    good = await startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } });
+    // A default page of 10 instead of 20: LIST-002 fails.
+    broken = await startReferenceServer({
+      windowSeconds: 1,
+      keys: { [KEY]: 'free' },
+      behaviour: { limit: (raw, ctx) => (raw === null ? { ok: true, value: 10 } : referenceBehaviour.limit(raw, ctx)) },
+    });
+  });
+  afterAll(async () => {
+    await Promise.all([good.close(), broken.close()]);
+  });
+
+  it('a conforming server: exit 0, outputs, one summary in the step summary', async () => {
+    const run = await runAction({ 'base-url': good.baseUrl, plan: 'free', reporters: 'json,junit', 'report-dir': 'out/reports' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.outputs.get('exit-code')).toBe('0');
+    expect(run.outputs.get('verdict')).toBe(reportVerdict(run));
+    expect(run.outputs.get('verdict')).not.toBe('');
+    expect(run.outputs.get('report-dir')).toBe(run.reportDir);
+    expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json']);
+    // The CLI appends the Markdown summary itself; the script must not add a second copy.
+    const heading = run.summary.split('\n')[0] ?? '';
+    expect(heading).toMatch(/^#/);
+    expect(run.summary.split('\n').filter((line) => line === heading)).toHaveLength(1);
+  });
+
+  it('a server that breaks LIST-002, with only and read-only: exit 1, its verdict passed through', async () => {
+    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true' });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.outputs.get('exit-code')).toBe('1');
+    const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: string; options: { readOnly: boolean; only: string[] }; requirements: { id: string; status: string }[] };
+    expect(run.outputs.get('verdict')).toBe(report.verdict);
+    expect(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['LIST-002']);
+    expect(report.options.only).toEqual(['LIST']);
+    // Deselected requirements are listed too, but none outside LIST was judged.
+    expect(report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').every((r) => r.id.startsWith('LIST-'))).toBe(true);
+    expect(report.options.readOnly).toBe(true);
+    expect(run.summary).toContain('LIST-002');
+  });
+
+  it('a target that is down: exit 2, an empty verdict, a summary line saying so; a stale report.json does not answer', async () => {
+    const port = await closedPort();
+    const stale = async (workspace: string): Promise<void> => {
+      await mkdir(join(workspace, 'conformance-report'));
+      await writeFile(join(workspace, 'conformance-report/report.json'), JSON.stringify({ verdict: 'pass' }));
+    };
+    const run = await runAction({ 'base-url': `http://127.0.0.1:${port}/v1`, 'max-requests': '20' }, stale);
+    expect(run.code).toBe(2);
+    expect(run.outputs.get('exit-code')).toBe('2');
+    expect(run.outputs.get('verdict')).toBe('');
+    expect(run.summary).toMatch(/could not be made \(exit code 2\)/);
+  });
+
+  it('a bad input: exit 2 with one line naming it, exit-code output 2', async () => {
+    const run = await runAction({ 'read-only': 'yes' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance action: read-only must be true or false, got "yes"']);
+    expect(run.outputs.get('exit-code')).toBe('2');
+  });
+});

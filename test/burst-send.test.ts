@@ -1,0 +1,142 @@
+/**
+ * The burst and the daily-quota loop against simulated servers (fake send functions with their
+ * own counters), so the sending rules are pinned without a network: stop at the first 429, no
+ * more in flight than the window can still serve, the spend cap, one retry when a window ends.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../src/http/exchange.js';
+import { planBurst } from '../src/session/burst-plan.js';
+import { runBurst } from '../src/session/burst.js';
+import { exhaustDailyQuota } from '../src/session/daily-quota.js';
+
+const RESET_S = Math.floor(Date.now() / 1000) + 30;
+
+function exchange(seq: number, status: number, headers: Record<string, string>): Exchange {
+  return {
+    seq,
+    request: { method: 'GET', url: 'http://x/v1/pets', target: '/pets', headers: {}, auth: 'key' },
+    response: { status, headers, bodyText: '', truncated: false },
+    sentAt: Date.now(),
+    elapsedMs: 1,
+    purpose: 'test',
+  };
+}
+
+/** A fixed window of `limit` that never ends during the test; each answer takes `delayMs`. */
+function windowServer(limit: number, options: { delayMs?: number; enforce?: boolean } = {}) {
+  let seq = 0;
+  let used = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const send = async (): Promise<Exchange> => {
+    const mine = ++seq;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const over = used >= limit && options.enforce !== false;
+    if (!over) used += 1;
+    await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 1));
+    inFlight -= 1;
+    const headers = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.max(0, limit - used)), 'x-ratelimit-reset': String(RESET_S) };
+    return exchange(mine, over ? 429 : 200, over ? { ...headers, 'retry-after': '30' } : headers);
+  };
+  return { send, stats: () => ({ sent: seq, maxInFlight }) };
+}
+
+const noSleep = (): Promise<void> => Promise.resolve();
+
+function planFor(remaining: number, concurrencyHint: { latencyMs: number }) {
+  const plan = planBurst({ plan: 'free', limit: 60, remaining, reset: RESET_S, serverNowMs: Date.now(), latencyMs: concurrencyHint.latencyMs, budgetLeft: 400 });
+  if (plan.kind !== 'burst') throw new Error(plan.reason);
+  return { ...plan, concurrency: 8 };
+}
+
+describe('runBurst', () => {
+  it('stops at the first 429 and sends nothing after it beyond what was in flight', async () => {
+    const server = windowServer(60);
+    const result = await runBurst(planFor(60, { latencyMs: 1 }), server.send, noSleep);
+    expect(result.outcome).toBe('refused');
+    expect(result.served).toBe(60);
+    // 8 senders, but once Remaining reached 0 only one request was let out at a time.
+    expect(server.stats().sent).toBe(61);
+    expect(result.throttled?.response?.status).toBe(429);
+  });
+
+  it('fails a window that serves the plan\'s limit + 1 and stops at the proof', async () => {
+    const server = windowServer(60, { enforce: false });
+    const result = await runBurst(planFor(60, { latencyMs: 1 }), server.send, noSleep);
+    expect(result.outcome).toBe('over');
+    expect(result.message).toMatch(/^121 requests served .* within one window/);
+    expect(result.spent).toBeLessThanOrEqual(121);
+  });
+
+  it('keeps a proven excess when the budget runs out before the proof is complete', async () => {
+    const server = windowServer(60, { enforce: false });
+    let calls = 0;
+    const send = (): Promise<Exchange> => (++calls > 70 ? Promise.reject(new Error('budget exhausted')) : server.send());
+    const result = await runBurst(planFor(60, { latencyMs: 1 }), send, noSleep);
+    expect(result.outcome).toBe('over');
+    expect(result.message).toMatch(/^70 requests served .* none refused \/ Expected 429 once 60/);
+  });
+
+  it('rethrows a client error when nothing was proven (the test wrapper makes it inconclusive)', async () => {
+    const server = windowServer(60);
+    let calls = 0;
+    const send = (): Promise<Exchange> => (++calls > 10 ? Promise.reject(new Error('budget exhausted')) : server.send());
+    await expect(runBurst(planFor(60, { latencyMs: 1 }), send, noSleep)).rejects.toThrow('budget exhausted');
+  });
+
+  it('never has more requests in flight than the senders planned', async () => {
+    const server = windowServer(60, { delayMs: 5 });
+    await runBurst(planFor(60, { latencyMs: 5 }), server.send, noSleep);
+    expect(server.stats().maxInFlight).toBeLessThanOrEqual(8);
+  });
+
+  it('waits first when the plan says so', async () => {
+    const server = windowServer(60);
+    const waits: number[] = [];
+    await runBurst({ ...planFor(60, { latencyMs: 1 }), waitFirstMs: 1_234 }, server.send, (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    });
+    expect(waits).toEqual([1_234]);
+  });
+});
+
+describe('exhaustDailyQuota', () => {
+  /** Per-minute windows that never bind (a fresh one each request), and a day of `perDay`. */
+  function dayServer(perDay: number, enforce: boolean) {
+    let seq = 0;
+    let served = 0;
+    const dayEnd = Math.floor(Date.now() / 1000) + 3_600;
+    const send = (paced: boolean): Promise<Exchange> => {
+      const over = enforce && served >= perDay;
+      if (!over) served += 1;
+      const left = perDay - served;
+      const dayBinds = left < 60;
+      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(dayBinds ? Math.max(0, left) : 59), 'x-ratelimit-reset': String(dayBinds ? dayEnd : Math.floor(Date.now() / 1000) + 30) };
+      sent.push(paced);
+      return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': String(3_600) } : headers));
+    };
+    const sent: boolean[] = [];
+    return { send, served: () => served, sent };
+  }
+
+  const base = { plan: 'free' as const, windowMs: 60_000, runStartedAt: Date.now(), now: Date.now };
+
+  it('ends on the 429 that says the day is used up, sent without waiting for its Reset', async () => {
+    const server = dayServer(1_000, true);
+    const notes: string[] = [];
+    const outcome = await exhaustDailyQuota({ ...base, send: server.send, served: server.served, note: (m) => notes.push(m) });
+    expect(outcome).toMatchObject({ kind: 'refused', served: 1_000 });
+    expect(server.sent.at(-1)).toBe(false);
+    expect(server.sent.slice(0, 999).every((paced) => paced)).toBe(true);
+    expect(notes[0]).toMatch(/up to 1,000 requests, about 17 minutes at 60 a minute/);
+    expect(notes.length).toBeGreaterThan(5);
+  });
+
+  it('fails when more than the day\'s quota is served', async () => {
+    const server = dayServer(1_000, false);
+    const outcome = await exhaustDailyQuota({ ...base, send: server.send, served: server.served, note: () => undefined });
+    expect(outcome).toMatchObject({ kind: 'not-enforced', served: 1_001 });
+  });
+});

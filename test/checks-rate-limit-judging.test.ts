@@ -1,0 +1,167 @@
+/**
+ * Section 8 judged against behaviour and against other headers: early 429s (RATE-002), refills
+ * before Reset (RATE-003), Retry-After against Reset and against the retry (RATE-006), and a
+ * plausible, stable Limit (RATE-008).
+ */
+import { describe, expect, it } from 'vitest';
+import { checkEarly429, findEarly429s, sharedKeyAllowance } from '../src/checks/early-429.js';
+import { checkRateLimitHeaders } from '../src/checks/rate-limit-headers.js';
+import { checkLimitStable, checkRateLimitPair, checkRefillBeforeReset } from '../src/checks/rate-limit-sequence.js';
+import { checkRetryAfterAgreesWithReset, checkRetryHonoured } from '../src/checks/retry-after-reset.js';
+import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
+import { observations, violations } from './support/findings.js';
+
+const httpDate = (ms: number): string => new Date(ms).toUTCString();
+
+/** A keyed response at NOW_MS + atMs (local and server clocks agree), with the given rate-limit headers. */
+function at(atMs: number, headers: Record<string, string | undefined>, opts: ExchangeOptions = {}) {
+  return makeExchange({ sentAt: NOW_MS + atMs - 10, elapsedMs: 10, ...opts, headers: { date: httpDate(NOW_MS + atMs), ...headers } });
+}
+
+const window = (remaining: number, reset = NOW_S + 30, limit = 60) => ({
+  'x-ratelimit-limit': String(limit),
+  'x-ratelimit-remaining': String(remaining),
+  'x-ratelimit-reset': String(reset),
+});
+
+const throttledAt = (atMs: number, retryAfter: string | undefined, reset = NOW_S + 30, opts: ExchangeOptions = {}) =>
+  at(atMs, { ...window(0, reset), 'retry-after': retryAfter }, { status: 429, body: '', ...opts });
+
+describe('RATE-002: an early 429', () => {
+  it('allows max(2, 10 % of Limit) for other users of a shared key', () => {
+    expect(sharedKeyAllowance(60n)).toBe(6n);
+    expect(sharedKeyAllowance(5n)).toBe(2n);
+    expect(sharedKeyAllowance(undefined)).toBe(2n);
+    expect(sharedKeyAllowance(1000n)).toBe(100n);
+  });
+
+  it('fails a 429 while the last response in the same window announced 20 requests left', () => {
+    const f = checkEarly429(at(0, window(20)), throttledAt(100, '30'), 0);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    expect(f[0]?.message).toContain('X-RateLimit-Remaining 20');
+  });
+
+  it('accepts it when the run\'s own requests in flight and the allowance explain it', () => {
+    expect(checkEarly429(at(0, window(6)), throttledAt(100, '30'), 0)).toEqual([]);
+    expect(checkEarly429(at(0, window(20)), throttledAt(100, '30'), 14)).toEqual([]);
+    expect(violations(checkEarly429(at(0, window(20)), throttledAt(100, '30'), 13))).toHaveLength(1);
+  });
+
+  it('does not compare across windows, and takes a 429 pointing past the window for the daily quota', () => {
+    // The window ended (Reset 1 s away, the 429 dated 2 s later with a new Reset).
+    expect(checkEarly429(at(0, window(20, NOW_S + 1)), throttledAt(2000, '30', NOW_S + 3), 0)).toEqual([]);
+    const day = checkEarly429(at(0, window(20)), throttledAt(100, '3600', NOW_S + 3600), 0);
+    expect(violations(day)).toEqual([]);
+    expect(observations(day, 'RATE-002')).toHaveLength(1);
+  });
+
+  it('ignores other buckets and a Reset that RATE-003 fails', () => {
+    expect(checkEarly429(at(0, window(20)), throttledAt(100, '30', NOW_S + 30, { auth: 'none' }), 0)).toEqual([]);
+    expect(checkEarly429(at(0, window(20, 42)), throttledAt(100, '30', 42), 0)).toEqual([]);
+  });
+
+  it('catches a Remaining frozen high through any earlier response of the window, once per 429', () => {
+    // Remaining said 59 until the last request of the window, which said 0: the last response kept its promise, the others did not.
+    const frozen = Array.from({ length: 10 }, (_, i) => at(i * 10, window(59), { seq: 1 + i }));
+    const f = findEarly429s([...frozen, at(150, window(0), { seq: 11 }), throttledAt(200, '30', NOW_S + 30, { seq: 12 })]);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    expect(f[0]?.message).toContain('exchange 10 announced X-RateLimit-Remaining 59');
+  });
+
+  it('finds the keyed responses before each 429 and counts the requests that overlap', () => {
+    const prev = at(0, window(20), { seq: 1 });
+    const inFlight = Array.from({ length: 14 }, (_, i) => at(150, window(5), { seq: 2 + i, sentAt: NOW_MS + 20, elapsedMs: 130 }));
+    const throttled = throttledAt(100, '30', NOW_S + 30, { seq: 20 });
+    expect(findEarly429s([prev, ...inFlight, throttled])).toEqual([]);
+    expect(violations(findEarly429s([prev, ...inFlight.slice(0, 13), throttled]), 'RATE-002')).toHaveLength(1);
+  });
+});
+
+describe('RATE-003: the limit resets when Reset says', () => {
+  it('fails a full refill long before the announced Reset', () => {
+    const f = checkRefillBeforeReset(at(0, window(3, NOW_S + 3600), { seq: 1 }), at(2000, window(59, NOW_S + 3602), { seq: 2 }));
+    expect(violations(f, 'RATE-003')).toHaveLength(1);
+  });
+
+  it('accepts a refill at the Reset, within 2 s of clock and rounding', () => {
+    expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 1), { seq: 1 }), at(1000, window(59, NOW_S + 2), { seq: 2 }))).toEqual([]);
+    expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 4), { seq: 1 }), at(1000, window(59, NOW_S + 62), { seq: 2 }))).toEqual([]);
+  });
+
+  it('accepts gradual refills (token bucket) and overlapping requests', () => {
+    expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 57), { seq: 1 }), at(2000, window(5, NOW_S + 55), { seq: 2 }))).toEqual([]);
+    // Sent before the earlier one was answered: its higher Remaining is older news, not a refill.
+    const overlapping = at(50, window(59, NOW_S + 3600), { seq: 2, sentAt: NOW_MS - 100 });
+    expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 3600), { seq: 1 }), overlapping)).toEqual([]);
+  });
+});
+
+describe('RATE-006: Retry-After against Reset', () => {
+  it('accepts Retry-After ending at Reset, or rounded up a little', () => {
+    expect(checkRetryAfterAgreesWithReset(throttledAt(0, '30'))).toEqual([]);
+    expect(checkRetryAfterAgreesWithReset(throttledAt(0, '33'))).toEqual([]);
+    expect(checkRetryAfterAgreesWithReset(throttledAt(0, httpDate(NOW_MS + 31_000)))).toEqual([]);
+  });
+
+  it('fails Retry-After far beyond Reset', () => {
+    const f = checkRetryAfterAgreesWithReset(throttledAt(0, '30000'));
+    expect(violations(f, 'RATE-006')).toHaveLength(1);
+    expect(f[0]?.message).toContain('after X-RateLimit-Reset');
+    expect(violations(checkRetryAfterAgreesWithReset(throttledAt(0, '34')), 'RATE-006')).toHaveLength(1);
+  });
+
+  it('scales the tolerance with a day window', () => {
+    expect(checkRetryAfterAgreesWithReset(throttledAt(0, '36000', NOW_S + 36_000 - 1800))).toEqual([]);
+  });
+
+  it('only records Retry-After ending before Reset (a token bucket), and leaves a Reset RATE-003 fails alone', () => {
+    const f = checkRetryAfterAgreesWithReset(throttledAt(0, '0'));
+    expect(violations(f)).toEqual([]);
+    expect(observations(f, 'RATE-006')).toHaveLength(1);
+    expect(checkRetryAfterAgreesWithReset(throttledAt(0, '30000', NOW_S - 60))).toEqual([]);
+  });
+
+  it('does not place delta-seconds without a Date header', () => {
+    const noDate = makeExchange({ status: 429, body: '', headers: { ...window(0), 'retry-after': '30000', date: undefined } });
+    expect(checkRetryAfterAgreesWithReset(noDate)).toEqual([]);
+    // An HTTP-date needs no Date header: both it and Reset are on the server's clock.
+    const dated = makeExchange({ status: 429, body: '', headers: { ...window(0), 'retry-after': httpDate(NOW_MS + 3_600_000), date: undefined } });
+    expect(violations(checkRetryAfterAgreesWithReset(dated), 'RATE-006')).toHaveLength(1);
+  });
+});
+
+describe('RATE-006: the retry once Retry-After has passed', () => {
+  it('fails a 429 to a request sent after Retry-After had passed', () => {
+    const throttled = throttledAt(0, '0', NOW_S + 30, { seq: 1 });
+    const f = checkRetryHonoured(throttled, throttledAt(300, '0', NOW_S + 30, { seq: 2 }));
+    expect(violations(f, 'RATE-006')).toHaveLength(1);
+    expect(f[0]?.message).toContain('once Retry-After had passed');
+  });
+
+  it('accepts a served retry, and does not blame a request sent too soon', () => {
+    const throttled = throttledAt(0, '2', NOW_S + 30, { seq: 1 });
+    expect(checkRetryHonoured(throttled, at(2300, window(59), { seq: 2 }))).toEqual([]);
+    expect(checkRetryHonoured(throttled, throttledAt(1500, '1', NOW_S + 30, { seq: 2 }))).toEqual([]);
+  });
+});
+
+describe('RATE-008: one plausible, stable Limit', () => {
+  it('fails an absurd Limit and a Limit of 0 on a served request, not on a 429', () => {
+    expect(violations(checkRateLimitHeaders(at(0, window(5, NOW_S + 30, 5_000_000))), 'RATE-008')).toHaveLength(1);
+    expect(violations(checkRateLimitHeaders(at(0, window(0, NOW_S + 30, 0))), 'RATE-008')).toHaveLength(1);
+    expect(violations(checkRateLimitHeaders(throttledAt(0, '30', NOW_S + 30, { headers: { ...window(0, NOW_S + 30, 0), 'retry-after': '30' } })), 'RATE-008')).toEqual([]);
+    expect(violations(checkRateLimitHeaders(at(0, window(5, NOW_S + 30, 1_000_000))))).toEqual([]);
+  });
+
+  it('fails a Limit that changes within one window, not across windows', () => {
+    expect(violations(checkLimitStable(at(0, window(50), { seq: 1 }), at(100, window(49, NOW_S + 30, 100), { seq: 2 })), 'RATE-008')).toHaveLength(1);
+    expect(checkLimitStable(at(0, window(50, NOW_S + 1), { seq: 1 }), at(2000, window(99, NOW_S + 3, 100), { seq: 2 }))).toEqual([]);
+    // The daily quota takes over within the minute: the headers now describe the day, Limit included.
+    expect(checkLimitStable(at(0, window(50), { seq: 1 }), at(100, window(9, NOW_S + 86_000, 1000), { seq: 2 }))).toEqual([]);
+  });
+
+  it('is one of the pair checks the session runs', () => {
+    const pair = checkRateLimitPair(at(0, window(50), { seq: 1 }), at(100, window(50, NOW_S + 30, 100), { seq: 2 }));
+    expect(new Set(violations(pair).map((f) => f.requirement))).toEqual(new Set(['RATE-002', 'RATE-008']));
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Evidence a person can read, end to end: the built CLI against mutants of the reference server,
+ * then summary.md and junit.xml rendered from the report.json it wrote.
+ */
+import { describe, expect, test } from 'vitest';
+import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { parseJson } from '../src/interface/json.js';
+import { renderJunit } from '../src/report/render/junit.js';
+import { renderMarkdown } from '../src/report/render/markdown.js';
+import type { Report, RequirementResult } from '../src/report/types.js';
+import { runVariant } from './support/variant-run.js';
+
+const RUN_TIMEOUT_MS = 150_000;
+
+function variant(name: string): Variant {
+  const found = VARIANTS.find((v) => v.name === name);
+  if (found === undefined) throw new Error(`no variant ${name}`);
+  return found;
+}
+
+function failed(report: Report | undefined, id: string): RequirementResult {
+  const r = report?.requirements.find((x) => x.id === id);
+  expect(r?.status).toBe('fail');
+  return r as RequirementResult;
+}
+
+function occurrences(text: string, part: string): number {
+  return text.split(part).length - 1;
+}
+
+describe.concurrent('readable evidence', () => {
+  test('a pet broken in every listing: one line with the count of responses, no internal index, once in summary.md and junit.xml', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('legacy-record-without-name'));
+    const pet001 = failed(run.report, 'PET-001');
+    const lines = pet001.evidence.filter((e) => e.kind === 'violation').map((e) => e.message);
+    expect(lines).toHaveLength(1);
+    const [line = ''] = lines;
+    expect(line).toMatch(/^\d+ responses: a pet in the listing must have required property 'name' \(first: pet #\d+ of \d+\)$/);
+    expect(Number(/^(\d+)/.exec(line)?.[1])).toBeGreaterThan(1);
+    expect(line).not.toMatch(/\[\d+\]/);
+    const report = run.report as Report;
+    const grouped = line.replace(/ \(first: .*$/, '');
+    const md = renderMarkdown(report);
+    // Once in the requirements table, once in the failure's list: never once per response.
+    expect(occurrences(md, grouped)).toBe(2);
+    expect(occurrences(md.slice(md.indexOf('## Failures')), grouped)).toBe(1);
+    // The junit body lists it once; the failure message attribute carries it a second time.
+    expect(occurrences(renderJunit(report), grouped)).toBe(2);
+  });
+
+  test('a shrunk counterexample with a big integer is JSON text that parses back exactly', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('category-id-as-double'));
+    const counterexample = failed(run.report, 'CREATE-001').property?.counterexample ?? '';
+    expect(counterexample).not.toMatch(/\dn\b/);
+    const parsed = parseJson(counterexample);
+    expect(parsed.ok).toBe(true);
+    const categoryId = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? parsed.value['categoryId'] : undefined;
+    expect(typeof categoryId).toBe('bigint');
+    expect(renderMarkdown(run.report as Report)).toContain(counterexample);
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The pure parts of replay: rebuilding a request from report evidence (the key only where it
+ * stood), judging one re-sent exchange, choosing what to re-send and re-run, and the verdict.
+ */
+import { describe, expect, it } from 'vitest';
+import { authHeaderFrom, authTemplateOf } from '../src/http/prepare.js';
+import { exchangeEvidence } from '../src/report/evidence.js';
+import { EVIDENCE_BODY_CHARS } from '../src/report/evidence.js';
+import type { ExchangeEvidence, RequirementResult } from '../src/report/types.js';
+import { rebuildRequest } from '../src/replay/request.js';
+import { judgeReplayed } from '../src/replay/judge.js';
+import { MAX_PER_REQUIREMENT, planResends, rerunSelection, resendFailures } from '../src/replay/resend.js';
+import type { SendRequest } from '../src/http/client.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { BudgetExhaustedError, TransportError } from '../src/http/errors.js';
+import { replayExitCode, replayVerdict } from '../src/replay/verdict.js';
+import { makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
+import { requirement } from './support/report-factory.js';
+
+const KEY = 'k3y-Secret-42';
+const BASE = 'http://127.0.0.1:9/v1';
+const context = { baseUrl: BASE, apiKey: KEY, purpose: 'replay' };
+
+/** Evidence as the run writes it, from an exchange recorded with the key redacted. */
+function evidence(opts: ExchangeOptions & { authorization?: string; authTemplate?: ExchangeEvidence['request']['authTemplate']; requestBody?: string }): ExchangeEvidence {
+  const ex = makeExchange(opts);
+  ex.request.url = `${BASE}${ex.request.target}`;
+  if (opts.authorization === undefined) delete ex.request.headers['authorization'];
+  else ex.request.headers['authorization'] = opts.authorization;
+  if (opts.authTemplate !== undefined) ex.request.authTemplate = opts.authTemplate;
+  if (opts.requestBody !== undefined) ex.request.body = opts.requestBody;
+  return exchangeEvidence(ex);
+}
+
+describe('rebuildRequest', () => {
+  it('re-sends a keyed POST with its path, headers and body, the key put back by the client', () => {
+    const ev = evidence({ method: 'POST', target: '/pets?x=%20y', auth: 'key', authorization: 'Bearer <redacted>', requestBody: '{"name":' });
+    const rebuilt = rebuildRequest(ev, context);
+    expect(rebuilt).toMatchObject({ ok: true, request: { method: 'POST', path: '/pets?x=%20y', body: '{"name":', auth: 'key' } });
+    expect(rebuilt.ok && rebuilt.request.headers?.['authorization']).toBeFalsy();
+  });
+
+  it('rebuilds a malformed header from its template, and sends a wrong key or a keyless malformed header verbatim', () => {
+    const basic = `Basic ${Buffer.from(`user:${KEY}`).toString('base64')}`;
+    const template = authTemplateOf(basic, KEY);
+    const malformed = rebuildRequest(evidence({ auth: 'malformed', authorization: 'Basic <redacted>', ...(template === undefined ? {} : { authTemplate: template }) }), context);
+    expect(malformed).toMatchObject({ ok: true, request: { auth: { mode: 'malformed', header: basic } } });
+    expect(rebuildRequest(evidence({ auth: 'wrong-key', authorization: 'Bearer abcDEF123' }), context)).toMatchObject({ ok: true, request: { auth: { mode: 'wrong-key', header: 'Bearer abcDEF123' } } });
+    expect(rebuildRequest(evidence({ auth: 'malformed', authorization: 'Bearer ' }), context)).toMatchObject({ ok: true, request: { auth: { mode: 'malformed', header: 'Bearer ' } } });
+    expect(rebuildRequest(evidence({ auth: 'none' }), context)).toMatchObject({ ok: true, request: { auth: 'none' } });
+  });
+
+  it('refuses what it cannot rebuild exactly: an excerpted body, the key outside the Authorization header, an unknown credential', () => {
+    const long = evidence({ method: 'POST', auth: 'key', authorization: 'Bearer <redacted>', requestBody: 'x'.repeat(EVIDENCE_BODY_CHARS + 1) });
+    expect(long.request.bodyTruncated).toBe(true);
+    expect(rebuildRequest(long, context)).toEqual({ ok: false, reason: `exchange #${long.seq} cannot be re-sent: the report keeps only an excerpt of its body` });
+    expect(rebuildRequest(evidence({ method: 'POST', auth: 'key', authorization: 'Bearer <redacted>', requestBody: '{"k":"<redacted>"}' }), context)).toMatchObject({ ok: false, reason: /body held the API key/ });
+    expect(rebuildRequest(evidence({ auth: 'malformed', authorization: 'Token <redacted>' }), context)).toMatchObject({ ok: false, reason: /Authorization header held the key/ });
+  });
+
+  it('reads reports written before target and auth were recorded, where they can be derived', () => {
+    const old = evidence({ target: '/pets?limit=5', authorization: 'Bearer <redacted>' });
+    delete old.request.target;
+    delete old.request.auth;
+    expect(rebuildRequest(old, context)).toMatchObject({ ok: true, request: { path: '/pets?limit=5', auth: 'key' } });
+    const other = { ...old, request: { ...old.request, headers: { authorization: 'Bearer something-else' } } };
+    expect(rebuildRequest(other, context)).toMatchObject({ ok: false, reason: /which credential/ });
+  });
+});
+
+describe('authHeaderFrom', () => {
+  it('inverts authTemplateOf for raw and both base64 alphabets, padded or not', () => {
+    const b64 = (text: string, alphabet: 'base64' | 'base64url'): string => Buffer.from(text).toString(alphabet);
+    for (const header of [KEY, `Bearer  ${KEY}x`, `Basic ${b64(`u:${KEY}`, 'base64')}`, `Basic ${b64(`ab:${KEY}`, 'base64url')}`, `Basic ${b64(`a:${KEY}`, 'base64').replace(/=+$/, '')}`]) {
+      const template = authTemplateOf(header, KEY);
+      expect(template, header).toBeDefined();
+      if (template !== undefined) expect(authHeaderFrom(template, KEY)).toBe(header);
+    }
+  });
+});
+
+describe('judgeReplayed', () => {
+  const original = (opts: ExchangeOptions): ExchangeEvidence => exchangeEvidence(makeExchange(opts));
+
+  it('judges status requirements by the status alone', () => {
+    const was = original({ method: 'POST', status: 500 });
+    expect(judgeReplayed('CREATE-003', was, makeExchange({ method: 'POST', status: 400 }))?.outcome).toBe('conforms');
+    expect(judgeReplayed('CREATE-003', was, makeExchange({ method: 'POST', status: 500 }))).toMatchObject({ outcome: 'violates', message: /received 500 \/ expected 400/ });
+    expect(judgeReplayed('AUTH-001', was, makeExchange({ status: 200, auth: 'none' }))?.outcome).toBe('violates');
+    expect(judgeReplayed('GET-003', was, makeExchange({ target: '/pets/abc', status: 404 }))?.outcome).toBe('conforms');
+  });
+
+  it('says unknown when the re-sent request was throttled, got no response, or found the unknown id taken', () => {
+    const was = original({ target: '/pets/99', status: 200 });
+    expect(judgeReplayed('GET-002', was, makeExchange({ target: '/pets/99', status: 429 }))?.outcome).toBe('unknown');
+    expect(judgeReplayed('GET-002', was, makeExchange({ target: '/pets/99', noResponse: true }))?.outcome).toBe('unknown');
+    expect(judgeReplayed('GET-002', was, makeExchange({ target: '/pets/99', status: 200, json: { id: 99, name: 'a', categoryId: 1 } }))).toMatchObject({ outcome: 'unknown', message: /pet 99 exists now/ });
+    expect(judgeReplayed('GET-002', was, makeExchange({ target: '/pets/99', status: 200, json: { id: 1, name: 'a', categoryId: 1 } }))?.outcome).toBe('violates');
+  });
+
+  it('counts no response again as the same failure when the run saw no response either', () => {
+    const was = original({ method: 'POST', noResponse: true });
+    const again = makeExchange({ method: 'POST', noResponse: true });
+    expect(again.error?.code).toBe(was.error?.code);
+    expect(judgeReplayed('CREATE-003', was, again)).toMatchObject({ outcome: 'violates', message: /no response again/ });
+  });
+
+  it('uses the run\'s checks for cross-cutting requirements, and needs the same status to say conforms', () => {
+    const was = original({ method: 'POST', status: 400, headers: { 'x-ratelimit-limit': undefined } });
+    expect(judgeReplayed('RATE-001', was, makeExchange({ method: 'POST', status: 400, headers: { 'x-ratelimit-limit': undefined } }))).toMatchObject({ outcome: 'violates', message: /X-RateLimit-Limit/ });
+    expect(judgeReplayed('RATE-001', was, makeExchange({ method: 'POST', status: 400, json: { code: 'bad', message: 'm', status: 400 } }))?.outcome).toBe('conforms');
+    expect(judgeReplayed('RATE-001', was, makeExchange({ method: 'POST', status: 201, json: { id: 1, name: 'a', categoryId: 1 } }))).toMatchObject({ outcome: 'unknown', message: /answered 201 where the run saw 400/ });
+  });
+
+  it('bounds listings for LIST-004, and has no judge for requirements one exchange cannot decide', () => {
+    const was = original({ target: '/pets?limit=1000', status: 200 });
+    const page = Array.from({ length: 101 }, (_, i) => ({ id: i + 1, name: 'p', categoryId: 1 }));
+    expect(judgeReplayed('LIST-004', was, makeExchange({ target: '/pets?limit=1000', json: page }))?.outcome).toBe('violates');
+    expect(judgeReplayed('LIST-004', was, makeExchange({ target: '/pets?limit=1000', status: 400, json: { code: 'c', message: 'm', status: 400 } }))?.outcome).toBe('conforms');
+    expect(judgeReplayed('LIST-002', was, makeExchange({}))).toBeUndefined();
+  });
+});
+
+describe('planResends and rerunSelection', () => {
+  const violationOn = (ev: ExchangeEvidence): RequirementResult['evidence'][number] => ({ kind: 'violation', message: 'm', exchange: ev });
+
+  it('sends each distinct failing request once, in the run\'s order, capped per requirement, twice in a row for RATE-002', () => {
+    const shared = exchangeEvidence(makeExchange({ seq: 40, method: 'POST', purpose: 'CREATE-003' }));
+    const listings = Array.from({ length: MAX_PER_REQUIREMENT + 2 }, (_, i) => exchangeEvidence(makeExchange({ seq: 10 + i, target: `/pets?limit=${i}`, purpose: 'LIST-004' })));
+    const failing = [
+      requirement({ id: 'RATE-001', section: '8', status: 'fail', evidence: [violationOn(shared)] }),
+      requirement({ id: 'ERR-001', section: '7', status: 'fail', evidence: [violationOn(shared), violationOn(shared)] }),
+      requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [violationOn(listings[0] as ExchangeEvidence)] }),
+      requirement({ id: 'LIST-004', section: '4.1', status: 'fail', evidence: listings.map(violationOn) }),
+      requirement({ id: 'LIST-002', section: '4.1', status: 'fail', evidence: [violationOn(listings[1] as ExchangeEvidence)] }),
+    ];
+    const { sends, leftOut } = planResends(failing);
+    expect(sends.map((s) => [s.original.seq, s.requirements, s.times])).toEqual([
+      [10, ['RATE-002', 'LIST-004'], 2],
+      [11, ['LIST-004'], 1],
+      [12, ['LIST-004'], 1],
+      [13, ['LIST-004'], 1],
+      [14, ['LIST-004'], 1],
+      [40, ['RATE-001', 'ERR-001'], 1],
+    ]);
+    expect([...leftOut]).toEqual([['LIST-004', 2]]);
+    expect(rerunSelection(failing, new Set(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']))).toEqual(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']);
+  });
+});
+
+describe('resendFailures', () => {
+  const violationOn = (ev: ExchangeEvidence): RequirementResult['evidence'][number] => ({ kind: 'violation', message: 'm', exchange: ev });
+  const post = exchangeEvidence(makeExchange({ seq: 3, method: 'POST', status: 500, purpose: 'CREATE-003' }));
+  const get = exchangeEvidence(makeExchange({ seq: 5, target: '/pets/abc', status: 500, purpose: 'GET-003' }));
+  const failing = [
+    requirement({ id: 'CREATE-003', section: '4.2', status: 'fail', evidence: [violationOn(post)] }),
+    requirement({ id: 'GET-003', section: '4.3', status: 'fail', evidence: [violationOn(get)] }),
+  ];
+
+  /** A client that answers each send with the next scripted outcome, and remembers what it was asked. */
+  function fakeClient(answers: Array<(req: SendRequest, seq: number) => Exchange>): { send(req: SendRequest): Promise<Exchange>; sent: SendRequest[] } {
+    const sent: SendRequest[] = [];
+    return {
+      sent,
+      send: async (req) => {
+        sent.push(req);
+        const answer = answers[sent.length - 1];
+        if (answer === undefined) throw new Error('unexpected send');
+        return answer(req, 100 + sent.length);
+      },
+    };
+  }
+  const answer = (status: number) => (req: SendRequest, seq: number): Exchange => makeExchange({ seq, method: req.method, target: req.path, status });
+  const ctx = { reportBaseUrl: BASE, apiKey: KEY, readOnly: false };
+
+  it('re-sends in the run\'s order and judges each answer', async () => {
+    const client = fakeClient([answer(400), answer(500)]);
+    const result = await resendFailures(failing, { ...ctx, client });
+    expect(client.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /pets', 'GET /pets/abc']);
+    expect(result.judgements.get('CREATE-003')?.map((j) => j.outcome)).toEqual(['conforms']);
+    expect(result.judgements.get('GET-003')?.map((j) => j.outcome)).toEqual(['violates']);
+    expect(result.exchanges.map((e) => e.seq)).toEqual([101, 102]);
+  });
+
+  it('sends no POST with --read-only, and judges a transport failure from its recorded exchange', async () => {
+    const client = fakeClient([
+      (req, seq) => {
+        throw new TransportError('timeout', makeExchange({ seq, target: req.path, noResponse: true }), 'timed out');
+      },
+    ]);
+    const result = await resendFailures(failing, { ...ctx, readOnly: true, client });
+    expect(client.sent.map((r) => r.method)).toEqual(['GET']);
+    expect(result.judgements.get('CREATE-003')).toEqual([{ outcome: 'unknown', message: 'exchange #3 (POST) was not re-sent: writes are disabled (--read-only)' }]);
+    expect(result.judgements.get('GET-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /no response \(ETIMEDOUT\)/ });
+  });
+
+  it('stops at an exhausted budget and says what was left unsent', async () => {
+    const client = fakeClient([
+      () => {
+        throw new BudgetExhaustedError(0);
+      },
+    ]);
+    const result = await resendFailures(failing, { ...ctx, client });
+    expect(client.sent).toHaveLength(1);
+    expect(result.judgements.get('CREATE-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /#3 was not re-sent: request budget exhausted/ });
+    expect(result.judgements.get('GET-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /#5 was not re-sent: request budget exhausted/ });
+  });
+
+  it('sends a RATE-002 exchange twice and judges the second against the first', async () => {
+    const listing = exchangeEvidence(makeExchange({ seq: 9, purpose: 'LIST-001' }));
+    const rate = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [violationOn(listing)] })];
+    const frozen = (req: SendRequest, seq: number): Exchange => makeExchange({ seq, target: req.path, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': '4102444800' } });
+    const result = await resendFailures(rate, { ...ctx, client: fakeClient([frozen, frozen]) });
+    expect(result.exchanges).toHaveLength(2);
+    expect(result.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'violates', message: expect.stringMatching(/Remaining did not fall: 58 then 58/) })]);
+  });
+});
+
+describe('replayVerdict', () => {
+  const before = requirement({ id: 'RATE-001', section: '8', status: 'fail' });
+  const rerun = (status: string, reason?: string): RequirementResult =>
+    requirement({ id: 'RATE-001', section: '8', status: status as RequirementResult['status'], ...(reason === undefined ? {} : { reason }) });
+  const conforms = { outcome: 'conforms' as const, message: 'ok' };
+  const violates = { outcome: 'violates' as const, message: 'POST /pets: no headers' };
+  const unknown = { outcome: 'unknown' as const, message: 'POST /pets: throttled' };
+
+  it('says fixed only when the re-sent exchanges conform and the re-run passes', () => {
+    expect(replayVerdict(before, [conforms], rerun('pass')).verdict).toBe('fixed');
+    expect(replayVerdict(before, undefined, rerun('pass')).verdict).toBe('fixed');
+    expect(replayVerdict(before, [conforms, unknown], rerun('pass'))).toMatchObject({ verdict: 'could not tell', details: ['POST /pets: throttled'] });
+    expect(replayVerdict(before, [conforms], rerun('inconclusive', 'budget'))).toMatchObject({ verdict: 'could not tell', details: ['re-run: inconclusive (budget)'] });
+  });
+
+  it('says still failing when either the re-sent exchanges or the re-run show the violation', () => {
+    expect(replayVerdict(before, [violates], rerun('pass'))).toMatchObject({ verdict: 'still failing', details: ['POST /pets: no headers'] });
+    expect(replayVerdict(before, [conforms], rerun('fail')).verdict).toBe('still failing');
+  });
+
+  it('exits 1 while a must still fails, 2 when a must could not be told, else 0', () => {
+    const r = (verdict: 'fixed' | 'still failing' | 'could not tell', level: 'must' | 'should' = 'must') => ({ id: 'X-001', level, verdict, details: [] });
+    expect(replayExitCode([r('fixed'), r('still failing', 'should')])).toBe(0);
+    expect(replayExitCode([r('fixed'), r('could not tell')])).toBe(2);
+    expect(replayExitCode([r('could not tell'), r('still failing')])).toBe(1);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The verdict vocabulary: conforms / does not conform / not verified, completeness, the
+ * not-exercised list, the one verdict line, and the exit code derived from them.
+ */
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf, verdictOf } from '../src/report/build.js';
+import { choiceOf } from '../src/report/verdict-line.js';
+import type { Report, RequirementResult } from '../src/report/types.js';
+import { finish, passingReport, requirement } from './support/report-factory.js';
+
+const DAILY = 'not exercised by choice: exhausting the daily quota takes the key out of service for a day; opt in with --exhaust-daily-quota on a key made for the test';
+const NO_PLAN = "no --plan given, so the advertised X-RateLimit-Limit (100) is only recorded; name the key's plan with --plan to check it";
+
+function req(id: string, status: RequirementResult['status'], extra: Partial<RequirementResult> = {}): RequirementResult {
+  return requirement({ id, section: '8', status, ...extra });
+}
+
+function report(requirements: RequirementResult[], runErrors: string[] = [], halted?: Report['halted']): Report {
+  const { summary: _s, verdict: _v, verdictLine: _l, complete: _c, notExercised: _n, ...rest } = passingReport();
+  return finish({ ...rest, requirements, runErrors, ...(halted === undefined ? {} : { halted }) });
+}
+
+describe('verdictOf', () => {
+  it('conforms and is complete when everything meant to run passed; not exercised is listed with its reason', () => {
+    const r = verdictOf([req('RATE-001', 'pass'), req('RATE-004', 'not-exercised', { reason: NO_PLAN }), req('RATE-007', 'not-exercised', { reason: DAILY })], []);
+    expect(r.verdict).toBe('conforms');
+    expect(r.complete).toBe(true);
+    expect(r.summary).toEqual({ pass: 1, fail: 0, inconclusive: 0, notExercised: 2, warnings: 0 });
+    expect(r.notExercised).toEqual([
+      { id: 'RATE-004', reason: NO_PLAN },
+      { id: 'RATE-007', reason: DAILY },
+    ]);
+    expect(r.verdictLine).toBe("CONFORMS: 1 of 3 requirements pass; not exercised: RATE-004 (name the key's plan with --plan to check it), RATE-007 (opt in with --exhaust-daily-quota on a key made for the test)");
+  });
+
+  it('a should-failure is a warning: still conforms, and the line counts it', () => {
+    const r = verdictOf([req('RATE-001', 'pass'), req('RATE-006', 'fail', { level: 'should' })], []);
+    expect(r.verdict).toBe('conforms');
+    expect(r.verdictLine).toBe('CONFORMS: 1 of 2 requirements pass; 1 warning (should-requirements that fail)');
+  });
+
+  it('does not conform when a must failed, whatever else is inconclusive', () => {
+    const r = verdictOf([req('RATE-001', 'fail'), req('RATE-002', 'fail'), req('RATE-006', 'fail', { level: 'should' }), req('RATE-003', 'inconclusive', { reason: 'x' })], []);
+    expect(r.verdict).toBe('does-not-conform');
+    expect(r.complete).toBe(false);
+    expect(r.verdictLine).toBe('DOES NOT CONFORM: 3 of 4 requirements fail (2 must, 1 should); 1 requirement inconclusive (RATE-003)');
+  });
+
+  it('is not verified when something meant to run is inconclusive, even at should level', () => {
+    const r = verdictOf([req('RATE-001', 'pass'), req('RATE-006', 'inconclusive', { level: 'should', reason: 'no 429' })], []);
+    expect(r.verdict).toBe('not-verified');
+    expect(r.complete).toBe(false);
+    expect(r.verdictLine).toBe('NOT VERIFIED: 1 requirement inconclusive (RATE-006); 1 of 2 requirements pass');
+  });
+
+  it('is not verified when the run broke or halted, though every requirement got a verdict', () => {
+    expect(verdictOf([req('RATE-001', 'pass')], ['a suite could not load']).verdictLine).toBe('NOT VERIFIED: the run reported 1 error; 1 of 1 requirement pass');
+    const halted = verdictOf([req('RATE-001', 'pass')], [], { reason: 'deadline', message: 'deadline passed', unjudged: [] });
+    expect(halted.verdict).toBe('not-verified');
+    expect(halted.verdictLine).toBe('NOT VERIFIED: the run was halted (deadline); 1 of 1 requirement pass');
+  });
+
+  it('counts long lists of inconclusive requirements without naming them', () => {
+    const many = ['1', '2', '3', '4', '5', '6', '7'].map((n) => req(`LIST-00${n}`, 'inconclusive', { reason: 'halted' }));
+    expect(verdictOf(many, ['halted']).verdictLine).toBe('NOT VERIFIED: 7 requirements inconclusive; the run reported 1 error; 0 of 7 requirements pass');
+  });
+
+  it('names requirements left out by one choice together, and counts long lists', () => {
+    const deselected = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((x) => req(`LIST-00${x.charCodeAt(0) - 64}`, 'not-exercised', { reason: 'deselected by --only' }));
+    expect(verdictOf([req('RATE-001', 'pass'), ...deselected.slice(0, 2)], []).verdictLine).toBe('CONFORMS: 1 of 3 requirements pass; not exercised: LIST-001, LIST-002 (deselected by --only)');
+    expect(verdictOf([req('RATE-001', 'pass'), ...deselected], []).verdictLine).toBe('CONFORMS: 1 of 8 requirements pass; not exercised: 7 requirements (deselected by --only)');
+  });
+});
+
+describe('choiceOf', () => {
+  it('keeps the clause that names the flag', () => {
+    expect(choiceOf(DAILY)).toBe('opt in with --exhaust-daily-quota on a key made for the test');
+    expect(choiceOf('writes are disabled (--read-only)')).toBe('writes are disabled (--read-only)');
+    expect(choiceOf('no --plan given; name the plan with --plan to check it')).toBe('name the plan with --plan to check it');
+    expect(choiceOf('no flag here; at all')).toBe('no flag here; at all');
+  });
+});
+
+describe('exitCodeOf', () => {
+  it('0 when it conforms or only warnings or inconclusive without a halt; 1 when a must failed; 2 when the run broke or a halt left a must unjudged', () => {
+    expect(exitCodeOf(report([req('RATE-001', 'pass'), req('RATE-007', 'not-exercised', { reason: DAILY })]))).toBe(0);
+    expect(exitCodeOf(report([req('RATE-001', 'pass'), req('RATE-003', 'inconclusive', { reason: 'x' })]))).toBe(0);
+    expect(exitCodeOf(report([req('RATE-001', 'fail')], ['broken']))).toBe(1);
+    expect(exitCodeOf(report([req('RATE-001', 'pass')], ['broken']))).toBe(2);
+    expect(exitCodeOf(report([req('RATE-001', 'inconclusive', { reason: 'x' })], [], { reason: 'transport', message: 'gone', unjudged: ['RATE-001'] }))).toBe(2);
+  });
+});
