@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { runCli } from './support/cli.js';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from './support/cli.js';
 import { closedPort } from './support/ports.js';
+import { reportSchemaErrors } from './support/report-schema.js';
+import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import type { Report } from '../src/report/types.js';
 
 function expectOneLineUsageError(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   expect(result.code).toBe(2);
@@ -39,17 +45,76 @@ describe('CLI usage errors answer with one line and exit code 2', () => {
     expectOneLineUsageError(await runCli(['--exhaust-daily-quota']), /--exhaust-daily-quota on the free plan needs --max-requests of at least 1400/);
     expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--plan', 'pro', '--max-requests', '5000']), /at least 10400 .* got 5000/);
   });
+});
 
-  it('reports an unreachable target without spending a request', async () => {
-    const port = await closedPort();
-    const result = await runCli(['--base-url', `http://127.0.0.1:${port}/v1`], { PETSTORE_API_KEY: 'secret-key-for-test' });
-    expectOneLineUsageError(result, /target unreachable: connection refused/);
-    expect(result.stderr + result.stdout).not.toContain('secret-key-for-test');
+/** Runs the CLI with a temporary --report-dir and reads the report.json it wrote (undefined: none). */
+async function runWithReport(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ result: CliResult; report: Report | undefined }> {
+  const dir = await mkdtemp(join(tmpdir(), 'pc-cli-errors-'));
+  try {
+    const result = await runCli([...args, '--report-dir', dir, '--reporter', 'json'], env);
+    const text = await readFile(join(dir, 'report.json'), 'utf8').catch(() => undefined);
+    const report = text === undefined ? undefined : (JSON.parse(text) as Report);
+    if (report !== undefined) expect(reportSchemaErrors(report)).toEqual([]);
+    return { result, report };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function expectHaltedReport(report: Report | undefined, reason: NonNullable<Report['halted']>['reason']): void {
+  expect(report?.halted?.reason).toBe(reason);
+  expect(report?.halted?.unjudged).toContain('LIST-001');
+  expect(report?.requirements.every((r) => r.status === 'inconclusive')).toBe(true);
+  expect(report?.requirements.find((r) => r.id === 'LIST-001')?.reason).toContain(report?.halted?.message);
+}
+
+describe('the run could not be made: one line, exit 2, and still a report.json with the reason', () => {
+  let server: RunningReferenceServer;
+  beforeAll(async () => {
+    server = await startReferenceServer({ windowSeconds: 1 });
+  });
+  afterAll(async () => {
+    await server.close();
   });
 
-  it('reports a host that does not resolve', async () => {
-    const result = await runCli(['--base-url', 'http://no-such-host.invalid/v1', '--api-key', 'k']);
+  it('a rejected key stops the run within 2 requests, before the suites spend the budget', async () => {
+    const before = server.requests;
+    const { result, report } = await runWithReport(['--base-url', server.baseUrl], { PETSTORE_API_KEY: 'pc-mistyped-key' });
+    const sent = server.requests - before;
+    expectOneLineUsageError(result, /^petstore-conformance: the API key was rejected \(401\): check PETSTORE_API_KEY$/);
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(2);
+    expect(report?.requests).toBe(sent);
+    expectHaltedReport(report, 'bad-key');
+    expect(report?.halted?.message).toBe('the API key was rejected (401): check PETSTORE_API_KEY');
+    expect(result.stdout + result.stderr + JSON.stringify(report)).not.toContain('pc-mistyped-key');
+  });
+
+  it('a base URL without /v1 stops with the corrected URL when <base>/v1/pets answers', async () => {
+    const base = server.baseUrl.replace(/\/v1$/, '');
+    const before = server.requests;
+    const { result, report } = await runWithReport(['--base-url', base], { PETSTORE_API_KEY: server.keys.free });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines.at(-1)).toMatch(/answers 404 while .*\/v1\/pets answers 200: use --base-url http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(lines.at(-1)).toContain(`--base-url ${server.baseUrl}`);
+    expect(server.requests - before).toBe(2);
+    expectHaltedReport(report, 'wrong-base-url');
+  });
+
+  it('an unreachable target: no request, and a report.json for the CI artifact', async () => {
+    const port = await closedPort();
+    const { result, report } = await runWithReport(['--base-url', `http://127.0.0.1:${port}/v1`], { PETSTORE_API_KEY: 'secret-key-for-test' });
+    expectOneLineUsageError(result, /target unreachable: connection refused/);
+    expect(result.stderr + result.stdout + JSON.stringify(report)).not.toContain('secret-key-for-test');
+    expectHaltedReport(report, 'unreachable');
+    expect(report?.requests).toBe(0);
+  });
+
+  it('a host that does not resolve: the same', async () => {
+    const { result, report } = await runWithReport(['--base-url', 'http://no-such-host.invalid/v1', '--api-key', 'k']);
     expectOneLineUsageError(result, /target unreachable/);
+    expectHaltedReport(report, 'unreachable');
   });
 });
 

@@ -6,10 +6,10 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+import { ConformanceUsageError, validateBaseUrl } from '../api/options.js';
 
-export class UsageError extends Error {
-  readonly exitCode = 2;
-}
+/** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
+export class UsageError extends ConformanceUsageError {}
 
 export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -130,18 +130,7 @@ function reporterList(raw: string): ReporterName[] {
   });
 }
 
-export function validateBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`--base-url is not a valid URL: "${raw}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must use http or https, got "${url.protocol}"`);
-  if (url.username !== '' || url.password !== '') throw new UsageError('--base-url must not carry credentials; pass the key with --api-key or PETSTORE_API_KEY');
-  if (url.search !== '' || url.hash !== '') throw new UsageError('--base-url must not have a query or fragment');
-  return url.toString().replace(/\/+$/, '');
-}
+export { validateBaseUrl };
 
 function diffCommand(files: readonly string[], format: string | undefined, output: string | undefined): DiffOptions {
   const [oldReport, newReport, ...extra] = files;

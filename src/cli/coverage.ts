@@ -6,7 +6,7 @@
 import { createVitest } from 'vitest/node';
 import { loadCatalog, compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
-import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
+import { suiteOptions, VITE_OPTIONS } from '../api/suite-options.js';
 
 export interface Coverage {
   /** Requirement id → titles of the tests that verify it, in catalog order. */

@@ -9,7 +9,8 @@
  * measurable cost in time for a run that keeps little alive (see bench/).
  */
 import { parseCommandLine, USAGE, type ReporterName } from './args.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../api/run.js';
+import { libraryOptions } from './library-options.js';
 import { createProgress } from './progress.js';
 import { haltLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from '../tool-info.js';
@@ -50,7 +51,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const progress = createProgress(process.stderr, process.stderr.isTTY === true);
   let report;
   try {
-    ({ report } = await runConformance(command, progress));
+    report = await runConformance(await libraryOptions(command, { progress }));
   } finally {
     progress.stop();
   }

@@ -23,7 +23,8 @@ import { rerunSelection, resendFailures } from '../replay/resend.js';
 import { replayExitCode, replayVerdict } from '../replay/verdict.js';
 import type { PlanName } from '../run-config.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
-import { runConformance } from './run.js';
+import { runConformance } from '../api/run.js';
+import { libraryOptions } from './library-options.js';
 import { renderSummary, styleFor } from './terminal.js';
 
 /** As a run's: the client's response body cap. */
@@ -74,19 +75,19 @@ export async function replay(command: ReplayOptions): Promise<number> {
   let report: Report;
   let resent;
   try {
-    ({ report } = await runConformance(
-      {
-        ...command,
-        command: 'run',
-        baseUrl: target.baseUrl,
-        apiKey: target.apiKey,
-        ...(target.plan === undefined ? {} : { plan: target.plan }),
-        seed: saved.seed,
-        only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
-      },
-      {},
-      replayPaths,
-    ));
+    report = await runConformance(
+      await libraryOptions(
+        {
+          ...command,
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          ...(target.plan === undefined ? {} : { plan: target.plan }),
+          seed: saved.seed,
+          only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
+        },
+        { replay: replayPaths },
+      ),
+    );
     // The re-run was handed the embedded server's URL like any other; its report says what it was.
     if (target.embedded) report = { ...report, target: { ...report.target, embedded: true } };
     const client = createClient({

@@ -76,6 +76,11 @@ const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = 
   throttled: 'target kept answering 429',
   'wait-too-long': 'target asked for a longer wait than --max-wait',
   deadline: 'run deadline passed',
+  aborted: 'run aborted',
+  // The user's mistakes: their message alone is the line.
+  'bad-key': '',
+  'wrong-base-url': '',
+  unreachable: '',
 };
 
 /**
@@ -86,5 +91,6 @@ export function haltLine(report: Report): string | undefined {
   const halt = report.halted;
   if (halt === undefined) return undefined;
   const message = (halt.message.split('\n')[0] ?? '').trim();
+  if (HALT_HEADLINES[halt.reason] === '') return message;
   return `${HALT_HEADLINES[halt.reason]}: ${message} (${halt.unjudged.length} requirements could not be judged; see report.json)`;
 }

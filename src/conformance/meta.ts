@@ -3,6 +3,8 @@
  * at the top level because meta inherited from describe is not deep-merged). The key is never
  * put here: evidence is built from exchanges the client has already redacted.
  */
+// Loads vitest's types before the augmentation below, whichever file the compiler meets first.
+import type {} from 'vitest';
 import type { HaltReason } from '../http/errors.js';
 import type { Evidence, Observation, PropertyFailure } from '../report/types.js';
 

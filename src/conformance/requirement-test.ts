@@ -19,6 +19,7 @@ import { exchangeEvidence } from '../report/evidence.js';
 import { display } from './display.js';
 import type { Evidence, Observation } from '../report/types.js';
 import { getSession, type Session } from '../session/session.js';
+import { preflightOnce } from '../session/preflight.js';
 import { deriveSeed } from './seed.js';
 import { DESELECTED } from './reasons.js';
 import { groupFindings, groupLine } from './group-findings.js';
@@ -233,10 +234,28 @@ function summarise(violations: readonly Finding[]): string {
 
 type Collect = (run: RequirementRun) => Finding[];
 
+/**
+ * vitest aborts a test's signal when the run is cancelled (the library's AbortSignal) but lets
+ * its body go on in the background: stopping the client is what keeps it from sending more.
+ * A timeout aborts the signal too, and must not end the whole run.
+ */
+function stopClientOnRunAbort(signal: AbortSignal, session: Session): void {
+  signal.addEventListener(
+    'abort',
+    () => {
+      const reason: unknown = signal.reason;
+      if (reason instanceof Error && reason.name === 'TestRunAbortError') session.client.stop('aborted', 'the run was aborted by its caller');
+    },
+    { once: true },
+  );
+}
+
 function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect, timeoutMs = TEST_TIMEOUT_MS): void {
   const requirement = getRequirement(id);
   test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: timeoutMs }, async (ctx) => {
     const session = getSession();
+    stopClientOnRunAbort(ctx.signal, session);
+    await preflightOnce(session);
     const meta = ctx.task.meta;
     if (!session.isSelected(id)) {
       meta.verdict = 'not-exercised';

@@ -70,6 +70,8 @@ export interface ConformanceClient {
   /** Why the client stopped sending, once it has; every later send throws RunHaltedError. */
   readonly stopped: { reason: HaltReason; message: string } | undefined;
   remainingBudget(): number;
+  /** Stop sending from now on: every later send throws RunHaltedError(reason). */
+  stop(reason: HaltReason, message: string): void;
   redact(text: string): string;
   close(): Promise<void>;
 }
@@ -150,6 +152,10 @@ class Client implements ConformanceClient {
 
   remainingBudget(): number {
     return Math.max(0, this.maxRequests - this.counters.requests);
+  }
+
+  stop(reason: HaltReason, message: string): void {
+    this.halt(reason, message);
   }
 
   redact(text: string): string {

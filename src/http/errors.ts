@@ -18,7 +18,11 @@ export class BudgetExhaustedError extends ClientError {
   }
 }
 
-export type HaltReason = 'throttled' | 'wait-too-long' | 'transport' | 'deadline';
+/**
+ * 'bad-key' and 'wrong-base-url' are the preflight's: the user's mistake, not the server's;
+ * 'aborted': the caller's AbortSignal.
+ */
+export type HaltReason = 'throttled' | 'wait-too-long' | 'transport' | 'deadline' | 'bad-key' | 'wrong-base-url' | 'aborted';
 
 /**
  * The run must stop talking to the server: going on would risk getting the key banned

@@ -3,6 +3,8 @@
  * HTML, EARL) is rendered from this structure, so a saved report can be re-rendered later.
  * Its JSON Schema is schemas/report.schema.json; our tests validate our own output against it.
  */
+import type { HaltReason } from '../http/errors.js';
+
 /**
  * 'inconclusive': tried and could not tell. 'not-exercised': left out by the user's choice (--only,
  * --read-only, no --plan, an opt-in flag not given); it never blocks the word "conforms".
@@ -104,11 +106,13 @@ export interface Report {
   /**
    * Present when the client stopped sending before the run's end: the target stopped answering
    * ('transport'), kept answering 429 ('throttled'), asked for a longer wait than --max-wait
-   * ('wait-too-long'), or --deadline passed ('deadline'). Exit code 2 when it left a
-   * must-requirement unjudged and none failed.
+   * ('wait-too-long'), --deadline passed ('deadline'), the caller aborted ('aborted'), or the
+   * preflight found the user's mistake: the key answered 401 ('bad-key'), the base URL lacks /v1
+   * ('wrong-base-url'), the target could not be reached at all ('unreachable'). Exit code 2 when
+   * it left a must-requirement unjudged and none failed.
    */
   halted?: {
-    reason: 'transport' | 'throttled' | 'wait-too-long' | 'deadline';
+    reason: HaltReason | 'unreachable';
     message: string;
     /** Requirements left inconclusive by failed or refused requests (their reasons say which). */
     unjudged: string[];

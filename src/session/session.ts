@@ -66,7 +66,11 @@ export class Session {
       maxWaitMs: config.maxWaitMs,
       ...(config.deadlineAt === undefined ? {} : { deadlineAt: config.deadlineAt }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
-      onExchange: (ex) => this.#inspect(ex),
+      onExchange: (ex) => {
+        this.#inspect(ex);
+        // Live count for the main side: a cancelled test's requests reach no test's meta.
+        console.info(encodeProgress({ kind: 'requests', requests: ex.seq }));
+      },
       onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
     });
   }

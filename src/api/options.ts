@@ -1,0 +1,120 @@
+/**
+ * The options of a conformance run as a plain object, for the library and the CLI alike. Every
+ * field is optional and defaults as the CLI does; anything invalid throws ConformanceUsageError
+ * (exitCode 2) before a single request is sent.
+ */
+import { randomInt } from 'node:crypto';
+import type { ProgressListener } from '../../reporters/compliance.js';
+import { selectRequirements } from '../catalog.js';
+import type { PlanName, RunConfig } from '../run-config.js';
+
+export class ConformanceUsageError extends Error {
+  readonly exitCode = 2;
+  override name = 'ConformanceUsageError';
+}
+
+export const PLANS: readonly PlanName[] = ['free', 'pro', 'business'];
+
+export const DEFAULTS = { readOnly: false, maxRequests: 400, timeoutMs: 10_000, maxWaitMs: 65_000 } as const;
+
+export interface ConformanceOptions {
+  /** Base URL ending in /v1. Absent: the embedded reference server. */
+  baseUrl?: string;
+  /** Required with baseUrl; sent as a bearer token, never recorded (the report keeps a fingerprint). */
+  apiKey?: string;
+  /** Check X-RateLimit-Limit against the plan table. */
+  plan?: PlanName;
+  /** Requirement ids, sections ("4.1") or areas ("LIST"); empty: all. */
+  only?: readonly string[];
+  /** Send no POST. */
+  readOnly?: boolean;
+  /** Run-wide request budget (default 400). */
+  maxRequests?: number;
+  /** Seed of the property tests (default random): the same seed replays a run. */
+  seed?: number;
+  /** Whole-run deadline in ms from the start. */
+  deadlineMs?: number;
+  /** Per-request timeout in ms (default 10 000). */
+  timeoutMs?: number;
+  /** Longest single wait on the target's rate limit in ms before the run stops (default 65 000). */
+  maxWaitMs?: number;
+  /** Extra CA certificate, PEM text, for a private TLS target. */
+  ca?: string;
+  /** RATE-007: use up the key's whole daily quota to see it enforced (a key made for the test only). */
+  exhaustDailyQuota?: boolean;
+  /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
+  signal?: AbortSignal;
+  /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
+  progress?: ProgressListener;
+  /** Per requirement, the seed and fast-check path of a counterexample to re-send (replay). */
+  replay?: RunConfig['replay'];
+}
+
+export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
+  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota'> & {
+    only: string[];
+    /** The requirement ids --only selects, with what they need; empty: all. */
+    selected: string[];
+  };
+
+export function validateBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConformanceUsageError(`--base-url is not a valid URL: "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConformanceUsageError(`--base-url must use http or https, got "${url.protocol}"`);
+  if (url.username !== '' || url.password !== '') {
+    throw new ConformanceUsageError('--base-url must not carry credentials; pass the key with --api-key or PETSTORE_API_KEY');
+  }
+  if (url.search !== '' || url.hash !== '') throw new ConformanceUsageError('--base-url must not have a query or fragment');
+  return url.toString().replace(/\/+$/, '');
+}
+
+function integer(name: string, value: number | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConformanceUsageError(`${name} must be an integer between ${min} and ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Defaults filled in and every value checked; throws ConformanceUsageError on the first mistake. */
+export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) throw new ConformanceUsageError('the options must be an object');
+  const baseUrl = options.baseUrl === undefined || options.baseUrl === '' ? undefined : validateBaseUrl(options.baseUrl);
+  const apiKey = options.apiKey === '' ? undefined : options.apiKey;
+  if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new ConformanceUsageError('the API key must not contain line breaks');
+  if (baseUrl !== undefined && apiKey === undefined) {
+    throw new ConformanceUsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
+  }
+  if (options.plan !== undefined && !PLANS.includes(options.plan)) {
+    throw new ConformanceUsageError(`--plan must be one of ${PLANS.join(', ')} (Enterprise limits are custom), got "${String(options.plan)}"`);
+  }
+  const only = [...(options.only ?? [])];
+  let selected: string[];
+  try {
+    selected = only.length === 0 ? [] : [...selectRequirements(only)];
+  } catch (error) {
+    throw new ConformanceUsageError(`--only: ${(error as Error).message}`);
+  }
+  return {
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(options.plan === undefined ? {} : { plan: options.plan }),
+    only,
+    selected,
+    readOnly: options.readOnly ?? DEFAULTS.readOnly,
+    maxRequests: integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1),
+    seed: integer('seed', options.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
+    maxWaitMs: integer('maxWaitMs', options.maxWaitMs, DEFAULTS.maxWaitMs, 0, 3_600_000),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: integer('deadlineMs', options.deadlineMs, 0, 1, 86_400_000) }),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.progress === undefined ? {} : { progress: options.progress }),
+    ...(options.replay === undefined ? {} : { replay: options.replay }),
+    ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * One conformance run: resolve the target (the embedded reference server when no base URL is
+ * given), check it is reachable, run suites/all.conformance.ts through vitest's Node API in a
+ * single worker (one client, one rate-limit account for every suite), then build the report.
+ * Resolves to the report whatever the target did; throws only ConformanceUsageError for bad
+ * options. Writes nothing to the console and leaves the process as it found it.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { startVitest, type Vitest } from 'vitest/node';
+import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
+import { loadCatalog } from '../catalog.js';
+import type { RunConfig } from '../run-config.js';
+import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
+import type { Report } from '../report/types.js';
+import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
+import { startReferenceServer } from '../../fixtures/reference-server/index.js';
+import { checkReachable, UnreachableError } from './preflight.js';
+import { toolInfo } from '../tool-info.js';
+import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
+import { haltedReport, type RunHalt } from './halt.js';
+
+/** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
+const EMBEDDED_WINDOW_SECONDS = 1;
+const MAX_BODY_BYTES = 1024 * 1024;
+export const ABORTED_MESSAGE = 'the run was aborted by its caller; nothing more was sent';
+const PREFLIGHT_HALTS: ReadonlySet<string> = new Set(['bad-key', 'wrong-base-url']);
+
+export function keyFingerprint(key: string): string {
+  return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}
+
+interface Target {
+  baseUrl: string;
+  apiKey: string;
+  plan?: RunConfig['plan'];
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+async function resolveTarget(options: ResolvedOptions): Promise<Target> {
+  if (options.baseUrl === undefined) {
+    const server = await startReferenceServer({ windowSeconds: EMBEDDED_WINDOW_SECONDS });
+    // Only an explicit --plan: defaulting to the embedded key's plan would judge RATE-004 on a claim the user never made.
+    return { baseUrl: server.baseUrl, apiKey: server.keys.free, ...(options.plan === undefined ? {} : { plan: options.plan }), embedded: true, close: () => server.close() };
+  }
+  await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+  return {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey ?? '',
+    ...(options.plan === undefined ? {} : { plan: options.plan }),
+    embedded: false,
+    close: async () => undefined,
+  };
+}
+
+/**
+ * vitest marks the exit code of the process that hosts it and sets TEST/VITEST/NODE_ENV: a
+ * library must leave its caller's process as it was.
+ */
+async function keepingProcessState<T>(work: () => Promise<T>): Promise<T> {
+  const exitCode = process.exitCode;
+  const env = Object.fromEntries(['TEST', 'VITEST', 'NODE_ENV'].map((name) => [name, process.env[name]]));
+  try {
+    return await work();
+  } finally {
+    process.exitCode = exitCode;
+    for (const [name, value] of Object.entries(env)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** Runs the suites; an abort cancels vitest's run, and the worker's tests stop the client (requirement-test.ts). */
+async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal: AbortSignal | undefined): Promise<void> {
+  let vitest: Vitest | undefined;
+  const cancel = (): void => void vitest?.cancelCurrentRun('keyboard-input');
+  const grab = { onInit: (ctx: Vitest) => { vitest = ctx; if (signal?.aborted === true) cancel(); } };
+  signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    // vitest's own logger would print to the caller's terminal; what matters reaches the reporter.
+    const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const options = suiteOptions({ reporters: [grab, reporter], provide: { runConfig: config } });
+    const started = await startVitest('test', [], options, VITE_OPTIONS, { stdout: silent, stderr: silent });
+    await started.close();
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
+}
+
+/** The caller's listener, plus the highest request count any progress event carried. */
+function countingRequests(listener: ProgressListener): { listener: ProgressListener; requests(): number } {
+  let requests = 0;
+  return {
+    listener: {
+      onTestStart: (requirement, title) => listener.onTestStart?.(requirement, title),
+      onTestEnd: (outcome) => listener.onTestEnd?.(outcome),
+      onOutput: (text) => listener.onOutput?.(text),
+      onProgress: (event) => {
+        requests = Math.max(requests, event.requests);
+        listener.onProgress?.(event);
+      },
+    },
+    requests: () => requests,
+  };
+}
+
+/** A function, not an inline test, so the compiler does not carry the first answer over an await. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** A test that vitest's cancellation cut short broke for the caller's reason, not for one of ours. */
+function withoutAbortErrors(outcomes: readonly TestOutcome[]): TestOutcome[] {
+  return outcomes.map((o) => {
+    if (o.internalError === undefined || !/aborted/i.test(o.internalError)) return o;
+    const { internalError: _dropped, ...rest } = o;
+    return { ...rest, status: 'inconclusive', reason: ABORTED_MESSAGE };
+  });
+}
+
+export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
+  const resolved = resolveOptions(options);
+  const catalog = loadCatalog();
+  const startedAt = new Date();
+  const started = performance.now();
+  const runId = randomBytes(5).toString('hex');
+  const info = (target: Pick<Target, 'baseUrl' | 'embedded' | 'apiKey' | 'plan'>, runErrors: string[]): RunInfo => ({
+    tool: toolInfo(),
+    target: {
+      baseUrl: target.baseUrl,
+      embedded: target.embedded,
+      ...(target.apiKey === '' ? {} : { keyFingerprint: keyFingerprint(target.apiKey) }),
+      ...(target.plan === undefined ? {} : { plan: target.plan }),
+    },
+    seed: resolved.seed,
+    runId,
+    startedAt,
+    durationMs: performance.now() - started,
+    options: { readOnly: resolved.readOnly, maxRequests: resolved.maxRequests, timeoutMs: resolved.timeoutMs, only: resolved.only },
+    runErrors,
+  });
+  const stopped = (halt: RunHalt): Report => {
+    const target = { baseUrl: resolved.baseUrl ?? 'embedded', embedded: resolved.baseUrl === undefined, apiKey: resolved.apiKey ?? '', ...(resolved.plan === undefined ? {} : { plan: resolved.plan }) };
+    return haltedReport(buildReport(catalog, [], info(target, [])), halt, resolved.selected);
+  };
+  if (isAborted(resolved.signal)) return stopped({ reason: 'aborted', message: ABORTED_MESSAGE });
+
+  let target: Target;
+  try {
+    target = await resolveTarget(resolved);
+  } catch (error) {
+    if (error instanceof UnreachableError) return stopped({ reason: 'unreachable', message: error.message });
+    throw error;
+  }
+  const config: RunConfig = {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    seed: resolved.seed,
+    runId,
+    readOnly: resolved.readOnly,
+    maxRequests: resolved.maxRequests,
+    timeoutMs: resolved.timeoutMs,
+    maxBodyBytes: MAX_BODY_BYTES,
+    maxWaitMs: resolved.maxWaitMs,
+    ...(resolved.deadlineMs === undefined ? {} : { deadlineAt: Date.now() + resolved.deadlineMs }),
+    ...(target.plan === undefined ? {} : { plan: target.plan }),
+    selected: resolved.selected,
+    ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
+    ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
+    ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+  };
+  const counted = countingRequests(resolved.progress ?? {});
+  const reporter = new ComplianceReporter(counted.listener);
+  try {
+    await keepingProcessState(() => runSuites(config, reporter, resolved.signal));
+  } finally {
+    await target.close();
+  }
+  const aborted = isAborted(resolved.signal);
+  const built = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
+  const report = { ...built, requests: Math.max(built.requests, counted.requests()) };
+  if (aborted) return haltedReport(report, { reason: 'aborted', message: ABORTED_MESSAGE }, resolved.selected);
+  const halt = report.halted;
+  if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);
+  return report;
+}

@@ -1,0 +1,99 @@
+/**
+ * The library face (src/index.ts): runConformance resolves to a schema-valid report, keeps the
+ * key out of it, prints nothing, leaves the process's exit code alone, refuses bad options with
+ * a typed error, and stops sending when its AbortSignal fires.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConformanceUsageError, exitCodeOf, runConformance, type ConformanceOptions } from '../src/index.js';
+import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import { reportSchemaErrors } from './support/report-schema.js';
+import { VARIANTS } from '../fixtures/variants/index.js';
+
+const KEY = 'pc-library-secret-key-7f3c';
+
+let server: RunningReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } });
+});
+afterAll(async () => {
+  await server.close();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('runConformance', () => {
+  it('resolves to a valid report without the key, printing nothing and leaving process.exitCode alone', async () => {
+    // A mutant, so that a must fails inside the run: vitest then marks the hosting process's exit code.
+    const mutant = VARIANTS.find((v) => v.name === 'default-page-10');
+    const broken = await startReferenceServer({ ...mutant?.server, windowSeconds: 1, keys: { [KEY]: 'free' } });
+    const stdout = vi.spyOn(process.stdout, 'write');
+    const stderr = vi.spyOn(process.stderr, 'write');
+    const exitCode = process.exitCode;
+    try {
+      const report = await runConformance({ baseUrl: broken.baseUrl, apiKey: KEY, plan: 'free', only: ['LIST', 'AUTH'], seed: 7 });
+      expect(reportSchemaErrors(report)).toEqual([]);
+      expect(JSON.stringify(report)).not.toContain(KEY);
+      expect(report.target.keyFingerprint).toMatch(/^sha256:[0-9a-f]{12}$/);
+      expect(report.seed).toBe(7);
+      expect(report.requirements.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['LIST-002']);
+      expect(exitCodeOf(report)).toBe(1);
+      expect(stdout).not.toHaveBeenCalled();
+      expect(stderr).not.toHaveBeenCalled();
+      expect(process.exitCode).toBe(exitCode);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it.each<[string, ConformanceOptions, RegExp]>([
+    ['a non-http URL', { baseUrl: 'ftp://example.test/v1', apiKey: 'k' }, /http or https/],
+    ['a remote target without a key', { baseUrl: 'http://127.0.0.1:9/v1' }, /API key is required/],
+    ['an unknown requirement', { only: ['NOPE-999'] }, /NOPE-999/],
+    ['a budget of zero', { maxRequests: 0 }, /maxRequests must be an integer between 1/],
+    ['a fractional timeout', { timeoutMs: 1.5 }, /timeoutMs must be an integer/],
+    ['an unknown plan', { plan: 'gold' as ConformanceOptions['plan'] }, /--plan must be one of/],
+  ])('refuses %s with ConformanceUsageError (exitCode 2) before sending anything', async (_name, options, message) => {
+    const before = server.requests;
+    const error: unknown = await runConformance(options).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConformanceUsageError);
+    expect((error as ConformanceUsageError).exitCode).toBe(2);
+    expect((error as Error).message).toMatch(message);
+    expect(server.requests).toBe(before);
+  });
+
+  it('an AbortSignal stops the run: nothing more is sent, the report is halted (aborted), exit code 2', async () => {
+    const controller = new AbortController();
+    const before = server.requests;
+    const watch = setInterval(() => {
+      if (server.requests - before >= 10) controller.abort();
+    }, 5);
+    try {
+      const report = await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, plan: 'free', signal: controller.signal, seed: 7 });
+      const sentByRun = server.requests - before;
+      expect(report.halted?.reason).toBe('aborted');
+      expect(exitCodeOf(report)).toBe(2);
+      expect(reportSchemaErrors(report)).toEqual([]);
+      expect(report.runErrors).toEqual([]);
+      expect(report.requests).toBe(sentByRun);
+      // A full run sends about 80; the abort came after 10, with at most a request or two in flight.
+      expect(sentByRun).toBeLessThan(30);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(server.requests - before).toBe(sentByRun);
+      const undecided = report.requirements.filter((r) => r.status === 'inconclusive');
+      expect(undecided.length).toBeGreaterThan(10);
+      expect(report.halted?.unjudged).toEqual(undecided.map((r) => r.id));
+    } finally {
+      clearInterval(watch);
+    }
+  });
+
+  it('a signal aborted before the start: no request, a halted report', async () => {
+    const before = server.requests;
+    const report = await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, signal: AbortSignal.abort() });
+    expect(server.requests).toBe(before);
+    expect(report.halted?.reason).toBe('aborted');
+    expect(report.requests).toBe(0);
+    expect(exitCodeOf(report)).toBe(2);
+  });
+});
