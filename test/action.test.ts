@@ -176,7 +176,7 @@ describe('the action run against servers', () => {
     expect(run.summary).toContain('LIST-002');
   });
 
-  it('a target that is down: exit 2, an empty verdict, a summary line saying so; a stale report.json does not answer', async () => {
+  it('a target that is down: exit 2, the fresh report\'s verdict (not verified), a summary saying why; a stale report.json does not answer', async () => {
     const port = await closedPort();
     const stale = async (workspace: string): Promise<void> => {
       await mkdir(join(workspace, 'conformance-report'));
@@ -185,8 +185,9 @@ describe('the action run against servers', () => {
     const run = await runAction({ 'base-url': `http://127.0.0.1:${port}/v1`, 'max-requests': '20' }, stale);
     expect(run.code).toBe(2);
     expect(run.outputs.get('exit-code')).toBe('2');
-    expect(run.outputs.get('verdict')).toBe('');
-    expect(run.summary).toMatch(/could not be made \(exit code 2\)/);
+    expect(run.outputs.get('verdict')).toBe('not-verified');
+    expect(run.summary).toMatch(/NOT VERIFIED/);
+    expect(run.summary).toMatch(/unreachable/);
   });
 
   it('a bad input: exit 2 with one line naming it, exit-code output 2', async () => {
