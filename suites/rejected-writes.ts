@@ -18,10 +18,9 @@ import { isJsonObject, parseJson, type JsonObject } from '../src/interface/json.
 import type { Exchange } from '../src/http/exchange.js';
 import type { RefusalRequirement } from '../src/session/probes.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
+import { MAX_GAP_FETCHES } from '../src/session/budget-plan.js';
 import { idOf, WRITES_DISABLED } from './support.js';
 
-/** Ids between the brackets that are fetched one by one, at most. */
-export const MAX_GAP_FETCHES = 10;
 const FULL_PAGE = 100;
 
 type Decision = { decided: true; how: string } | { decided: false; why: string };

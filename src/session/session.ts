@@ -24,6 +24,9 @@ import { idOf } from './ids.js';
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
 const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
 
+/** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
+const STORE_GROWTH = 50;
+
 export interface Census {
   exchange: Exchange;
   /** Pets of a limit=100 listing; empty when the listing failed. */
@@ -103,13 +106,14 @@ export class Session {
   /** The property-run plan, fixed once from the first census and the budget left then. */
   async plan(): Promise<RunPlan> {
     if (this.#plan === undefined) {
-      await this.census();
+      const census = await this.census();
       const remaining = this.client.rateLimit.remaining;
       this.#plan = planPropertyRuns({
         budgetLeft: this.client.remainingBudget(),
         ...(remaining === undefined ? {} : { windowRemaining: remaining }),
         writes: !this.config.readOnly,
         exampleRequests: this.config.readOnly ? 0 : PROPERTY_EXAMPLE_REQUESTS,
+        wholeStore: census.wholeStore && census.pets.length + STORE_GROWTH < 100,
       });
     }
     return this.#plan;
