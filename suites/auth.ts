@@ -46,7 +46,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[]):
       continue;
     }
     for (const credential of credentials) {
-      if (op.label === 'createPet') await t.session.openBracket();
+      if (op.label === 'createPet') await t.session.openBracket('AUTH-004');
       const request = await op.request(t);
       const ex = await t.send({ ...request, auth: credential.auth });
       const status = ex.response?.status;

@@ -110,7 +110,7 @@ describe('4.2 createPet', () => {
   requirementTest('CREATE-003', async (t) => {
     if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
     const plan = await t.session.plan();
-    await t.session.openBracket();
+    await t.session.openBracket('CREATE-004');
     try {
       await t.property(
         invalidNewPetBody(),

@@ -30,6 +30,18 @@ describe.concurrent('create-and-store variants', () => {
     }
   });
 
+  for (const [name, leaking, other] of [
+    ['refused-invalid-stored-in-1000-pets', 'CREATE-004', 'AUTH-004'],
+    ['refused-unauthorised-stored-in-1000-pets', 'AUTH-004', 'CREATE-004'],
+  ] as const) {
+    test(`${name}: ${leaking} fails on the stored marker, ${other} is still decided`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const run = await runVariant(variant(name));
+      const messages = (requirement(run, leaking)?.evidence ?? []).map((e) => e.message);
+      expect(messages.some((m) => m.startsWith('A refused createPet was stored anyway'))).toBe(true);
+      expect(requirement(run, other)?.status, describeFailures(run, [other])).toBe('pass');
+    });
+  }
+
   test('a 1,000-pet store with random ids: the created-nothing checks say why they cannot decide', { timeout: RUN_TIMEOUT_MS }, async () => {
     const run = await runVariant(variant('random-ids-1000-pets'));
     for (const id of ['CREATE-004', 'AUTH-004']) {

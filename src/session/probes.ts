@@ -29,6 +29,7 @@ export class ProbeLedger {
   readonly #acceptedInvalid = new Set<string>();
   readonly #refused = new Map<RefusalRequirement, Map<string, Exchange>>();
   readonly #creations: Creation[] = [];
+  #lastAccepted = false;
 
   constructor(runId: string) {
     this.#prefix = `pc-${runId}-`;
@@ -56,7 +57,8 @@ export class ProbeLedger {
   note(ex: Exchange): void {
     if (operationOf(ex) !== 'createPet' || ex.response === undefined) return;
     const status = ex.response.status;
-    if (status >= 200 && status < 300) this.#noteCreations(ex);
+    this.#lastAccepted = status >= 200 && status < 300;
+    if (this.#lastAccepted) this.#noteCreations(ex);
     const marker = this.markerIn(ex.request.body ?? '');
     if (marker === undefined) return;
     if (status >= 200 && status < 300) {
@@ -95,6 +97,11 @@ export class ProbeLedger {
   isAcceptedInvalid(pet: JsonValue): boolean {
     const marker = this.markerOf(pet);
     return marker !== undefined && this.#acceptedInvalid.has(marker);
+  }
+
+  /** Whether the latest createPet of the run was accepted: its id then opens a bracket at no cost. */
+  get lastCreateAccepted(): boolean {
+    return this.#lastAccepted;
   }
 
   /** Every creation the service accepted in this run, in order (ids exact). */

@@ -18,7 +18,7 @@ import { encodeProgress } from '../conformance/progress.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
-import { ProbeLedger } from './probes.js';
+import { ProbeLedger, type RefusalRequirement } from './probes.js';
 import { idOf } from './ids.js';
 
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
@@ -120,13 +120,13 @@ export class Session {
   }
 
   /**
-   * Makes sure a valid creation precedes the first request that may be refused, so the refused
-   * ones can be bracketed by two ids (suites/rejected-writes.ts). Free when the run already
-   * created a pet, which it has unless CREATE-001 was deselected.
+   * Makes sure a valid creation directly precedes the first request of a requirement that may be
+   * refused, so its refused requests can be bracketed by two ids with nothing else refused between
+   * (suites/rejected-writes.ts). Free when the run's latest createPet was accepted.
    */
-  openBracket(): Promise<void> {
-    return this.memo('bracket-open', async () => {
-      if (this.probes.creations.length > 0) return;
+  openBracket(requirement: RefusalRequirement): Promise<void> {
+    return this.memo(`bracket-open-${requirement}`, async () => {
+      if (this.probes.lastCreateAccepted) return;
       await this.createMarked('bracket');
     });
   }
