@@ -77,7 +77,7 @@ function duplicateIds(items: readonly JsonValue[], ex: Exchange): Finding[] {
  */
 function excusedNote(ex: Exchange, index: number | undefined, messages: readonly string[]): Finding[] {
   if (messages.length === 0) return [];
-  const where = index === undefined ? 'the created pet' : `pet [${index}]`;
+  const where = index === undefined ? 'the created pet' : `pet #${index + 1} of the listing`;
   return [observation('PET-001', `${where} was created from a body the service should have refused (CREATE-003), so its shape (${messages[0] ?? ''}) is judged there`, ex.seq)];
 }
 
