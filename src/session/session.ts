@@ -135,7 +135,11 @@ export class Session {
   async createMarked(purpose: string): Promise<Exchange> {
     const [categoryId] = await this.knownCategoryIds();
     const body = stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId: categoryId ?? 1n, status: 'available' });
-    return this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose });
+    const ex = await this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose });
+    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
+    // Listed with the run's other creations, so the report names every pet the run added.
+    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
+    return ex;
   }
 
   /** categoryIds the server shows on some pet (the census and every pet seen since), in a stable order. */
