@@ -7,7 +7,9 @@
  *   (b) bracketing: the creations right before and right after the refused requests; when the ids
  *       are dense, every id between them is this run's own creation or is fetched (at most 10);
  *   (c) a status filter whose page is not full, when every refused body carried that status and
- *       the page shows this run's own pets of that status (so the filter is not hiding pets).
+ *       the page shows this run's own pets of that status (so the filter is not hiding pets);
+ *   (d) a listing in creation order that shows both bracketing creations: whatever the ids, what
+ *       was created between them is listed between them.
  * Inconclusive only when none decides, with each method's reason.
  */
 import { describe } from 'vitest';
@@ -16,7 +18,7 @@ import { jsonBody } from '../src/checks/body.js';
 import { petsOf } from '../src/checks/pet-shape.js';
 import { isJsonObject, parseJson, type JsonObject } from '../src/interface/json.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { RefusalRequirement } from '../src/session/probes.js';
+import type { Creation, RefusalRequirement } from '../src/session/probes.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
 import { MAX_GAP_FETCHES } from '../src/session/budget-plan.js';
 import { idOf, WRITES_DISABLED } from './support.js';
@@ -52,16 +54,10 @@ const byWholeListing: Method = async (t, requirement) => {
 };
 
 const byBracket: Method = async (t, requirement, refused) => {
-  const seqs = [...refused.values()].map((ex) => ex.seq);
-  const first = Math.min(...seqs);
-  const last = Math.max(...seqs);
-  const open = [...t.session.probes.creations].reverse().find((c) => c.seq < first);
-  if (open === undefined) return undecided('(b) no creation preceded the refused requests');
-  const closing = await t.session.memo('bracket-close', () => t.session.createMarked('bracket'));
-  t.cite(closing);
+  const bracket = await brackets(t, refused);
+  if (typeof bracket === 'string') return undecided(`(b) ${bracket}`);
+  const { open, close } = bracket;
   const creations = t.session.probes.creations;
-  const close = creations.find((c) => c.seq === closing.seq);
-  if (close === undefined || close.seq < last) return undecided(`(b) the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`);
   const [a, b] = [open.id, close.id];
   if (b <= a) return undecided(`(b) ids do not grow with creation order (${a}, then ${b})`);
   const between = creations.filter((c) => c.seq > open.seq && c.seq < close.seq);
@@ -84,9 +80,7 @@ const byBracket: Method = async (t, requirement, refused) => {
     const body = jsonBody(ex);
     if (status !== 200 || body?.ok !== true || !isJsonObject(body.value)) return undecided(`(b) GET /pets/${id} answered ${status ?? ex.error?.code}`);
     reportLeaks(t, requirement, [body.value], ex);
-    const name = body.value['name'];
-    const explained = t.session.probes.markerOf(body.value) !== undefined || (typeof name === 'string' && t.session.probes.isOtherRunName(name));
-    if (!explained) return undecided(`(b) pet ${id}, created between the two, carries no marker of this run: another client's, or a refused body stored without its name`);
+    if (!explained(t, body.value)) return undecided(`(b) pet ${id}, created between the two, carries no marker of this run: another client's, or a refused body stored without its name`);
   }
   if (!dense) return undecided(`(b) ids are not dense: ${gap} ids lie between ${a} and ${b}, ${own} of them this run's own creations`);
   return decided(`(b) bracketing: creations ${a} (exchange #${open.seq}) and ${b} (exchange #${close.seq}) around the refused requests; ${gap} ids between, ${own} of them this run's own creations, ${fetched} fetched`);
@@ -113,13 +107,58 @@ const byStatusFilter: Method = async (t, requirement, refused) => {
   return decided(`(c) every refused body carried status ${status}, and the status=${status} listing (${page.length} pets, not full) shows every pet of that status`);
 };
 
+/** The opening creation of a bracket (the latest before the first refused request) and the shared closing one. */
+async function brackets(t: RequirementRun, refused: Refused): Promise<{ open: Creation; close: Creation } | string> {
+  const seqs = [...refused.values()].map((ex) => ex.seq);
+  const open = [...t.session.probes.creations].reverse().find((c) => c.seq < Math.min(...seqs));
+  if (open === undefined) return 'no creation preceded the refused requests';
+  const closing = await t.session.memo('bracket-close', () => t.session.createMarked('bracket'));
+  t.cite(closing);
+  const close = t.session.probes.creations.find((c) => c.seq === closing.seq);
+  if (close === undefined || close.seq < Math.max(...seqs)) return `the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`;
+  return { open, close };
+}
+
+/** A pet the run can account for: one it created, one of its probes (any marker of this run), or another run of this tool's. */
+function explained(t: RequirementRun, pet: JsonObject): boolean {
+  const name = pet['name'];
+  const id = idOf(pet);
+  if (id !== undefined && t.session.probes.creations.some((c) => c.id === id)) return true;
+  return t.session.probes.markerOf(pet) !== undefined || (typeof name === 'string' && t.session.probes.isOtherRunName(name));
+}
+
+/**
+ * A server that lists pets in creation order (either way) shows everything created between the
+ * two bracketing creations between them on the page, whatever its ids. The order is not taken on
+ * trust: every creation of this run between the two must appear there, in the order it was made.
+ */
+const byCreationOrder: Method = async (t, requirement, refused) => {
+  const bracket = await brackets(t, refused);
+  if (typeof bracket === 'string') return undecided(`(d) ${bracket}`);
+  const ex = await t.session.memo('created-nothing-listing', () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
+  t.cite(ex);
+  if (ex.response?.status !== 200) return undecided(`(d) the listing after the closing creation answered ${ex.response?.status ?? ex.error?.code}`);
+  const page = petsOf(ex);
+  reportLeaks(t, requirement, page, ex);
+  const at = (id: bigint): number => page.findIndex((p) => idOf(p) === id);
+  const [from, to] = [at(bracket.open.id), at(bracket.close.id)];
+  if (from < 0 || to < 0) return undecided('(d) the first page does not show both bracketing creations');
+  const slice = page.slice(Math.min(from, to) + 1, Math.max(from, to));
+  const ownBetween = t.session.probes.creations.filter((c) => c.seq > bracket.open.seq && c.seq < bracket.close.seq).map((c) => c.id);
+  const shown = slice.map((p) => idOf(p)).filter((id) => id !== undefined && ownBetween.includes(id));
+  const inOrder = from < to ? shown : [...shown].reverse();
+  if (shown.length !== ownBetween.length || inOrder.some((id, i) => id !== ownBetween[i])) return undecided('(d) the listing is not in creation order');
+  if (!slice.every((p) => explained(t, p))) return undecided('(d) a pet listed between the bracketing creations carries no marker of this run');
+  return decided(`(d) the listing is in creation order and shows both bracketing creations (${bracket.open.id} and ${bracket.close.id}); the ${slice.length} pets between them are this run's own`);
+};
+
 async function expectRefusedNotStored(t: RequirementRun, requirement: RefusalRequirement): Promise<void> {
   if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
   const refused = t.session.probes.refused(requirement);
   if (refused.size === 0) t.inconclusive('no createPet that named its pet was refused in this run (requirement deselected, or every request was accepted)');
   t.observe(`${refused.size} refused createPet requests named their pet with a marker of their own`);
   const reasons: string[] = [];
-  for (const method of [byWholeListing, byBracket, byStatusFilter]) {
+  for (const method of [byWholeListing, byBracket, byStatusFilter, byCreationOrder]) {
     const decision = await method(t, requirement, refused);
     if (t.findings().some((f) => f.kind === 'violation')) return;
     if (decision.decided) {

@@ -48,7 +48,15 @@ describe.concurrent('create-and-store variants', () => {
       const result = requirement(run, id);
       expect(result?.status).toBe('inconclusive');
       // Each method's reason: the listing is not the whole store, the ids are not dense, the filter cannot cover or is full.
-      expect(result?.reason).toMatch(/\(a\) the store holds 100 pets or more.*\(b\) ids (are not dense|do not grow).*\(c\) /);
+      expect(result?.reason).toMatch(/\(a\) the store holds 100 pets or more.*\(b\) ids (are not dense|do not grow).*\(c\) .*\(d\) the first page does not show both/);
+    }
+  });
+
+  test('a 1,000-pet store with random ids listed newest first: decided by the listing in creation order', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('random-ids-1000-pets-newest-first'));
+    for (const id of ['CREATE-004', 'AUTH-004']) {
+      expect(requirement(run, id)?.status, describeFailures(run, [id])).toBe('pass');
+      expect(observed(run, id).join('\n')).toContain('(d) the listing is in creation order');
     }
   });
 
