@@ -107,15 +107,21 @@ const byStatusFilter: Method = async (t, requirement, refused) => {
   return decided(`(c) every refused body carried status ${status}, and the status=${status} listing (${page.length} pets, not full) shows every pet of that status`);
 };
 
-/** The opening creation of a bracket (the latest before the first refused request) and the shared closing one. */
+/**
+ * The creations right around the refused requests: the latest before the first, and the first
+ * after the last (another suite's, e.g. the one that opens CREATE-003's bracket, or one made here).
+ */
 async function brackets(t: RequirementRun, refused: Refused): Promise<{ open: Creation; close: Creation } | string> {
   const seqs = [...refused.values()].map((ex) => ex.seq);
-  const open = [...t.session.probes.creations].reverse().find((c) => c.seq < Math.min(...seqs));
+  const [first, last] = [Math.min(...seqs), Math.max(...seqs)];
+  const open = [...t.session.probes.creations].reverse().find((c) => c.seq < first);
   if (open === undefined) return 'no creation preceded the refused requests';
+  const after = t.session.probes.creations.find((c) => c.seq > last);
+  if (after !== undefined) return { open, close: after };
   const closing = await t.session.memo('bracket-close', () => t.session.createMarked('bracket'));
   t.cite(closing);
   const close = t.session.probes.creations.find((c) => c.seq === closing.seq);
-  if (close === undefined || close.seq < Math.max(...seqs)) return `the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`;
+  if (close === undefined || close.seq < last) return `the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`;
   return { open, close };
 }
 
@@ -135,7 +141,8 @@ function explained(t: RequirementRun, pet: JsonObject): boolean {
 const byCreationOrder: Method = async (t, requirement, refused) => {
   const bracket = await brackets(t, refused);
   if (typeof bracket === 'string') return undecided(`(d) ${bracket}`);
-  const ex = await t.session.memo('created-nothing-listing', () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
+  // One listing per closing creation: it must be taken after that creation.
+  const ex = await t.session.memo(`created-nothing-listing-${bracket.close.seq}`, () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
   t.cite(ex);
   if (ex.response?.status !== 200) return undecided(`(d) the listing after the closing creation answered ${ex.response?.status ?? ex.error?.code}`);
   const page = petsOf(ex);

@@ -56,10 +56,10 @@ export const MAX_GAP_FETCHES = 10;
 /**
  * What CREATE-004 and AUTH-004 may spend when one listing cannot show the store: the closing
  * creation of the bracket (1), up to 10 ids fetched between the brackets by each (20), one
- * status-filtered listing (1) and one listing after the closing creation (1). See
+ * status-filtered listing (1) and a listing after each closing creation (2). See
  * suites/rejected-writes.ts.
  */
-export const CREATED_NOTHING_REQUESTS = 1 + 2 * MAX_GAP_FETCHES + 1 + 1;
+export const CREATED_NOTHING_REQUESTS = 1 + 2 * MAX_GAP_FETCHES + 1 + 2;
 
 export type RunPlan = Record<PropertyKind, number>;
 
