@@ -1,28 +1,29 @@
 /**
  * Section 5: every operation refuses a missing, wrong or malformed credential with 401. The
  * Error body of those 401s is judged by ERR-001/ERR-002 like every other error response.
- * Unauthorised createPet bodies carry a run marker so AUTH-004 can look for leaked creations.
+ * Each unauthorised createPet names its pet with a marker of its own, so AUTH-004 can tell a
+ * stored one by the request it came from. Their status is the one every refused body carries, so
+ * one filtered listing can show them all (suites/rejected-writes.ts).
  */
 import { describe } from 'vitest';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import type { AuthMode } from '../src/http/exchange.js';
 import type { SendRequest } from '../src/http/client.js';
-import { idOf } from './support.js';
+import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
+import { idOf, WRITES_DISABLED } from './support.js';
 
 type Credential = { label: string; auth: AuthMode | { mode: AuthMode; header: string | undefined } };
-type Operation = { label: string; request: (t: RequirementRun, n: number) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
-
-const UNAUTHORISED_MARKER = 'unauth-';
+type Operation = { label: string; request: (t: RequirementRun) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
 
 const OPERATIONS: Operation[] = [
   { label: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
   {
     label: 'createPet',
-    request: async (t, n) => ({
+    request: async (t) => ({
       method: 'POST',
       path: '/pets',
       contentType: 'application/json',
-      body: JSON.stringify({ name: `${t.session.namePrefix}${UNAUTHORISED_MARKER}${n}`, categoryId: 1, status: 'available' }),
+      body: JSON.stringify({ name: `${t.session.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
     }),
   },
   {
@@ -36,8 +37,6 @@ const OPERATIONS: Operation[] = [
   { label: 'listOrders', request: async () => ({ method: 'GET', path: '/store/orders' }) },
 ];
 
-let unauthorisedPosts = 0;
-
 /** Sends every operation with each credential and expects 401. */
 async function expectUnauthorised(t: RequirementRun, credentials: Credential[]): Promise<void> {
   const skipped: string[] = [];
@@ -47,10 +46,9 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[]):
       continue;
     }
     for (const credential of credentials) {
-      const request = await op.request(t, unauthorisedPosts);
-      if (request.method === 'POST') unauthorisedPosts += 1;
+      if (op.label === 'createPet') await t.session.openBracket('AUTH-004');
+      const request = await op.request(t);
       const ex = await t.send({ ...request, auth: credential.auth });
-      if (request.method === 'POST') t.session.recordRefused('AUTH-004', ex);
       const status = ex.response?.status;
       if (status === undefined) return t.inconclusive(`${op.label} ${credential.label} got no response (${ex.error?.code})`);
       if (status !== 401) t.fail(`${op.label} ${credential.label}: received ${status} / expected 401`, ex);
@@ -58,7 +56,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[]):
   }
   // Any POST above might have leaked a pet: the next listing must be fresh.
   t.session.invalidateCensus();
-  if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: writes are disabled (--read-only)`);
+  if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 
 describe('5 authentication', () => {

@@ -5,13 +5,7 @@
 import type { JsonObject, JsonValue } from '../src/interface/json.js';
 import type { Census } from '../src/session/session.js';
 
-/** The pet's id as an exact bigint, when it is an integer. */
-export function idOf(pet: JsonObject): bigint | undefined {
-  const id = pet['id'];
-  if (typeof id === 'bigint') return id;
-  if (typeof id === 'number' && Number.isInteger(id)) return BigInt(id);
-  return undefined;
-}
+export { idOf } from '../src/session/ids.js';
 
 function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   const asInt = (v: JsonValue | undefined): bigint | undefined =>
@@ -44,3 +38,6 @@ export function expectedPageLength(census: Census, limit: number, knownPets: num
   const available = census.wholeStore ? Math.max(census.pets.length, knownPets) : Number.POSITIVE_INFINITY;
   return Math.min(limit, available);
 }
+
+/** The reason every write-dependent requirement gives under --read-only. */
+export const WRITES_DISABLED = 'writes are disabled (--read-only)';

@@ -2,18 +2,19 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
-import { newPetBody, validNewPet } from '../src/arbitraries/newPet.js';
+import { newPetBody, newPetExamples, validNewPet } from '../src/arbitraries/newPet.js';
+import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';
 import { INT64_MAX, INT64_MIN } from '../src/interface/int64.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
 import { listLimits, statusValues } from '../src/interface/openapi.js';
 import { validate } from '../src/interface/validators.js';
 
-const PREFIX = 'pcr-test-';
-const MARKER = 'pcr-test-invalid-';
+const PREFIX = MARKER_SLOT;
+const MARKER = MARKER_SLOT;
 
 describe('validNewPet', () => {
-  test.prop([validNewPet({ namePrefix: PREFIX })], { numRuns: 300 })('validates as NewPet through its serialised body', (pet) => {
+  test.prop([validNewPet()], { numRuns: 300 })('validates as NewPet through its serialised body', (pet) => {
     const parsed = parseJson(newPetBody(pet));
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
@@ -23,14 +24,14 @@ describe('validNewPet', () => {
     expect(parsed.value).toEqual({ ...pet, categoryId: safe ? Number(pet.categoryId) : pet.categoryId });
   });
 
-  test.prop([validNewPet({ namePrefix: PREFIX })])('names start with the prefix and are well-formed NFC', (pet) => {
+  test.prop([validNewPet()])('names start with the prefix and are well-formed NFC', (pet) => {
     expect(pet.name.startsWith(PREFIX)).toBe(true);
     expect(pet.name.normalize('NFC')).toBe(pet.name);
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(pet.name)).toBe(false);
   });
 
   test('covers the int64 edges, values beyond 2^53, astral names and both status cases', () => {
-    const sample = fc.sample(validNewPet({ namePrefix: PREFIX }), { numRuns: 2000, seed: 42 });
+    const sample = fc.sample(validNewPet(), { numRuns: 2000, seed: 42 });
     const ids = sample.map((p) => p.categoryId);
     expect(ids.every((id) => id >= INT64_MIN && id <= INT64_MAX)).toBe(true);
     expect(ids).toContain(INT64_MAX);
@@ -53,7 +54,7 @@ describe('validNewPet', () => {
 });
 
 describe('invalidNewPetBody', () => {
-  test.prop([invalidNewPetBody({ marker: MARKER })], { numRuns: 500 })('is never a valid NewPet, and carries the marker when it says so', (invalid) => {
+  test.prop([invalidNewPetBody()], { numRuns: 500 })('is never a valid NewPet, and carries the marker when it says so', (invalid) => {
     const parsed = parseJson(invalid.body);
     if (parsed.ok) expect(validate('NewPet', parsed.value)).not.toEqual([]);
     else expect(['empty', 'not-json']).toContain(invalid.kind);
@@ -66,12 +67,12 @@ describe('invalidNewPetBody', () => {
   });
 
   test('generates every class', () => {
-    const kinds = new Set(fc.sample(invalidNewPetBody({ marker: MARKER }), { numRuns: 1000, seed: 7 }).map((b) => b.kind));
+    const kinds = new Set(fc.sample(invalidNewPetBody(), { numRuns: 1000, seed: 7 }).map((b) => b.kind));
     expect([...kinds].sort()).toEqual([...INVALID_NEW_PET_KINDS].sort());
   });
 
   test('has one example per class, each invalid', () => {
-    const examples = invalidNewPetExamples({ marker: MARKER });
+    const examples = invalidNewPetExamples();
     expect(examples.map((e) => e.kind)).toEqual([...INVALID_NEW_PET_KINDS]);
     for (const example of examples) {
       const parsed = parseJson(example.body);
@@ -80,11 +81,49 @@ describe('invalidNewPetBody', () => {
     const byKind = Object.fromEntries(examples.map((e) => [e.kind, e]));
     expect(byKind['empty']?.body).toBe('');
     expect(byKind['null']?.body).toBe('null');
-    expect(byKind['categoryId-beyond-int64']?.body).toContain('"categoryId":9223372036854775808');
+    expect(byKind['categoryId-above-int64']?.body).toContain('"categoryId":9223372036854775808');
+    expect(byKind['categoryId-below-int64']?.body).toContain('"categoryId":-9223372036854775809');
     expect(byKind['status-outside-enum']?.body).toContain('"status":"adopted"');
     expect(byKind['categoryId-missing']?.carriesMarker).toBe(true);
     expect(byKind['name-missing']?.carriesMarker).toBe(false);
-    expect(byKind['name-not-string']?.carriesMarker).toBe(false);
+    expect(byKind['name-and-categoryId-missing']?.body).not.toContain('categoryId');
+    expect(byKind['name-null']?.carriesMarker).toBe(false);
+  });
+
+  test('names every missing field and every wrong JSON type of every field as its own class', () => {
+    for (const kind of ['name-missing', 'categoryId-missing', 'name-and-categoryId-missing', 'not-json', 'categoryId-above-int64', 'categoryId-below-int64']) {
+      expect(INVALID_NEW_PET_KINDS).toContain(kind);
+    }
+    for (const type of ['number', 'boolean', 'null', 'object', 'array']) {
+      expect(INVALID_NEW_PET_KINDS).toContain(`name-${type}`);
+      expect(INVALID_NEW_PET_KINDS).toContain(`status-${type}`);
+    }
+    for (const type of ['string', 'fraction', 'boolean', 'null', 'object', 'array']) expect(INVALID_NEW_PET_KINDS).toContain(`categoryId-${type}`);
+    expect(new Set(INVALID_NEW_PET_KINDS).size).toBe(INVALID_NEW_PET_KINDS.length);
+  });
+
+  test('every valid body that names a pet carries the refused status, so one filter covers them', () => {
+    for (const example of invalidNewPetExamples()) {
+      const parsed = parseJson(example.body);
+      if (!parsed.ok || !isJsonObject(parsed.value) || example.kind.startsWith('status-')) continue;
+      expect(parsed.value['status'], example.kind).toBe(statusValues()[statusValues().length - 1]);
+    }
+  });
+});
+
+describe('newPetExamples', () => {
+  test('covers the int64 edges, ±(2^53+1), each status and none, the empty and a long Unicode name', () => {
+    const examples = newPetExamples(7n);
+    const ids = examples.map((e) => e.input.categoryId);
+    for (const edge of [INT64_MAX, INT64_MIN, 2n ** 53n + 1n, -(2n ** 53n + 1n)]) expect(ids).toContain(edge);
+    expect(new Set(examples.map((e) => e.input.status))).toEqual(new Set([...statusValues(), undefined]));
+    expect(examples.find((e) => e.label === 'empty-name')?.input.name).toBe('');
+    expect([...(examples.find((e) => e.label === 'long-unicode-name')?.input.name ?? '')].length).toBeGreaterThan(200);
+    expect(examples.filter((e) => e.nameEdge).map((e) => e.label)).toEqual(['empty-name', 'long-unicode-name']);
+    for (const e of examples) {
+      const parsed = parseJson(newPetBody({ ...e.input, name: withMarker(e.input.name, 'pc-x-1-') }));
+      expect(parsed.ok && validate('NewPet', parsed.value), e.label).toEqual([]);
+    }
   });
 });
 

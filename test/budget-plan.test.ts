@@ -1,34 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { DETERMINISTIC_REQUESTS, planPropertyRuns, type RunPlan } from '../src/session/budget-plan.js';
+import { CREATED_NOTHING_REQUESTS, DETERMINISTIC_REQUESTS, planPropertyRuns, type RunPlan } from '../src/session/budget-plan.js';
+import { newPetExamples } from '../src/arbitraries/newPet.js';
+import { invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 
-const EXAMPLES = 15;
+/** The fixed examples every writing run sends, counted from the arbitraries themselves. */
+const EXAMPLES = newPetExamples(1n).length + invalidNewPetExamples().length;
 /** Keyed requests the run sends before the burst, for a plan. */
-const planned = (plan: RunPlan, examples = EXAMPLES): number =>
-  DETERMINISTIC_REQUESTS + examples + Math.ceil(plan.validCreate * 1.5) + plan.invalidCreate + plan.limits;
+const planned = (plan: RunPlan, examples = EXAMPLES, createdNothing = 0): number =>
+  DETERMINISTIC_REQUESTS + createdNothing + examples + Math.ceil(plan.validCreate * 1.5) + plan.invalidCreate + plan.limits;
 
 describe('planPropertyRuns', () => {
-  it('fits a Free key: everything before the burst stays inside the 59 requests left after the census', () => {
+  it('never drops a fixed case: on a Free key the fixed requests exceed the 59 left after the census, so random runs stay at their minimum', () => {
     const plan = planPropertyRuns({ budgetLeft: 399, windowRemaining: 59, writes: true, exampleRequests: EXAMPLES });
-    expect(planned(plan)).toBeLessThanOrEqual(59);
-    expect(plan.validCreate).toBeGreaterThanOrEqual(3);
-    expect(plan.limits).toBeGreaterThanOrEqual(2);
+    expect(DETERMINISTIC_REQUESTS + EXAMPLES).toBeGreaterThan(59);
+    expect(plan).toEqual({ validCreate: 3, invalidCreate: 0, limits: 2 });
+    // One wait for the window's reset, never two: everything before the burst fits two Free windows.
+    expect(planned(plan)).toBeLessThanOrEqual(2 * 59);
   });
 
-  it('grows with a larger window, up to each property’s cap', () => {
+  it('counts every fixed example of both properties', () => {
+    expect(EXAMPLES).toBe(10 + 27);
+  });
+
+  it('grows with a larger window, up to each property’s cap, and fits it', () => {
     const free = planPropertyRuns({ budgetLeft: 399, windowRemaining: 59, writes: true, exampleRequests: EXAMPLES });
     const pro = planPropertyRuns({ budgetLeft: 799, windowRemaining: 299, writes: true, exampleRequests: EXAMPLES });
     expect(pro.validCreate).toBeGreaterThan(free.validCreate);
+    expect(pro.invalidCreate).toBeGreaterThan(free.invalidCreate);
     expect(pro.limits).toBeGreaterThan(free.limits);
     expect(Math.max(pro.validCreate, pro.invalidCreate, pro.limits)).toBeLessThanOrEqual(25);
+    expect(planned(pro)).toBeLessThanOrEqual(299);
+  });
+
+  it('keeps room for the created-nothing checks when one listing cannot show the store', () => {
+    const small = planPropertyRuns({ budgetLeft: 799, windowRemaining: 150, writes: true, exampleRequests: EXAMPLES, wholeStore: true });
+    const large = planPropertyRuns({ budgetLeft: 799, windowRemaining: 150, writes: true, exampleRequests: EXAMPLES, wholeStore: false });
+    expect(planned(large, EXAMPLES, CREATED_NOTHING_REQUESTS)).toBeLessThanOrEqual(150);
+    expect(large.validCreate + large.invalidCreate + large.limits).toBeLessThan(small.validCreate + small.invalidCreate + small.limits);
   });
 
   it('is bounded by the run budget when that is the smaller', () => {
-    const plan = planPropertyRuns({ budgetLeft: 60, windowRemaining: 999, writes: true, exampleRequests: EXAMPLES });
-    expect(planned(plan)).toBeLessThanOrEqual(60);
+    const plan = planPropertyRuns({ budgetLeft: 120, windowRemaining: 999, writes: true, exampleRequests: EXAMPLES });
+    expect(planned(plan)).toBeLessThanOrEqual(120);
   });
 
   it('plans no writes in read-only mode', () => {
-    const plan = planPropertyRuns({ budgetLeft: 399, windowRemaining: 59, writes: false, exampleRequests: 0 });
+    const plan = planPropertyRuns({ budgetLeft: 399, windowRemaining: 59, writes: false, exampleRequests: 0, wholeStore: false });
     expect(plan.validCreate).toBe(0);
     expect(plan.invalidCreate).toBe(0);
     expect(plan.limits).toBeGreaterThan(0);

@@ -74,9 +74,10 @@ describe('replay', () => {
     expect(result.stdout).toMatch(/LIST-002\s+still failing/);
     // One POST for CREATE-001 (the counterexample) plus none for the three status examples.
     expect(postedNames).toHaveLength(1);
-    // The same shrunk name, but for the run marker (pc-<run id>-) every run puts in front of it.
-    const withoutMarker = (name: string): string => name.replace(/^pc-[a-z0-9]+-/, '');
-    const shrunk = /"name":"(pc-[^"]*)"/.exec(report.requirements.find((r) => r.id === 'CREATE-001')?.property?.counterexample ?? '')?.[1];
+    // The same shrunk name, but for the request's own marker (pc-<run id>-<n>-), which fills the
+    // counterexample's <marker> slot.
+    const withoutMarker = (name: string): string => name.replace(/^(pc-[a-z0-9]+-[0-9]+-|<marker>)/, '');
+    const shrunk = /"name":"(<marker>[^"]*)"/.exec(report.requirements.find((r) => r.id === 'CREATE-001')?.property?.counterexample ?? '')?.[1];
     expect(shrunk).toBeDefined();
     expect(withoutMarker(postedNames[0] ?? '')).toBe(withoutMarker(shrunk ?? 'x'));
     const again = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;

@@ -1,12 +1,14 @@
 /**
- * Valid NewPets: names that stress Unicode handling, categoryIds across the whole int64 range
- * (above 2^53 in particular, where JSON.parse-based servers lose precision), status present or not.
+ * Valid NewPets: names that stress Unicode handling, categoryIds the server already shows (or,
+ * when it shows none, across the whole int64 range), status present or not. The fixed edge
+ * examples (int64 bounds, ±(2^53+1), empty and long names, each status) are sent in every run.
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../interface/int64.js';
 import { stringifyJson, type JsonObject } from '../interface/json.js';
-import type { PetStatus } from '../interface/openapi.js';
+import { statusValues as validStatusValues, type PetStatus } from '../interface/openapi.js';
 import { validStatus } from './statusFilter.js';
+import { MARKER_SLOT } from './marker.js';
 
 export interface NewPetInput {
   name: string;
@@ -15,8 +17,11 @@ export interface NewPetInput {
 }
 
 export interface ValidNewPetOptions {
-  /** Every name starts with it, so the run's pets can be told apart from others in a listing. */
-  namePrefix: string;
+  /**
+   * categoryIds the server already shows: the random runs use only these, since a server may
+   * refuse a category it does not hold (CREATE-001). Empty: the whole int64 range.
+   */
+  categoryIds?: readonly bigint[];
 }
 
 /** Fragments random graphemes rarely produce: astral emoji and ZWJ sequences, combining marks, RTL, JSON-special characters. */
@@ -72,11 +77,13 @@ function int64CategoryId(): fc.Arbitrary<bigint> {
   );
 }
 
-export function validNewPet({ namePrefix }: ValidNewPetOptions): fc.Arbitrary<NewPetInput> {
+/** Names start with MARKER_SLOT, which the probe fills with the request's own marker. */
+export function validNewPet({ categoryIds = [] }: ValidNewPetOptions = {}): fc.Arbitrary<NewPetInput> {
+  const [first, ...rest] = categoryIds;
   return fc.record(
     {
-      name: nameSuffix().map((suffix) => namePrefix + suffix),
-      categoryId: int64CategoryId(),
+      name: nameSuffix().map((suffix) => MARKER_SLOT + suffix),
+      categoryId: first === undefined ? int64CategoryId() : fc.constantFrom(first, ...rest),
       status: validStatus(),
     },
     { requiredKeys: ['name', 'categoryId'] },
@@ -88,4 +95,48 @@ export function newPetBody(pet: NewPetInput): string {
   const body: JsonObject = { name: pet.name, categoryId: pet.categoryId };
   if (pet.status !== undefined) body['status'] = pet.status;
   return stringifyJson(body);
+}
+
+/** A long name of several scripts, astral emoji and marks, in NFC (a server may normalise). */
+const LONG_NAME = `${'Ünïcödé 🐕‍🦺 名前 שם اسم 𝔉𝔦𝔡𝔬 '.repeat(12)}end`.normalize('NFC');
+
+export interface NewPetExample {
+  label: string;
+  input: NewPetInput;
+  /**
+   * True for the empty and the very long name: the spec sets no rule on names, so a 400 is a
+   * reasonable answer (CREATE-001). A 400 for a categoryId the server does not show is reasonable
+   * too, whichever example carries it; the suite knows which categories are shown.
+   */
+  nameEdge: boolean;
+}
+
+/**
+ * The NewPets every run sends before the random ones. `known` is a categoryId the server shows
+ * (the basic examples use it so they can be created on any server); the int64 edges are unseen.
+ */
+export function newPetExamples(known: bigint): NewPetExample[] {
+  const statuses = [...validStatusValues(), undefined];
+  const basic = statuses.map((status): NewPetExample => ({
+    label: status === undefined ? 'no-status' : `status-${status}`,
+    input: { name: `${MARKER_SLOT}${status ?? 'no-status'}`, categoryId: known, ...(status === undefined ? {} : { status }) },
+    nameEdge: false,
+  }));
+  const edges: [string, bigint][] = [
+    ['categoryId-2^53+1', TWO_53 + 1n],
+    ['categoryId--(2^53+1)', -(TWO_53 + 1n)],
+    ['categoryId-INT64_MAX', INT64_MAX],
+    ['categoryId-INT64_MIN', INT64_MIN],
+  ];
+  const int64 = edges.map(([label, categoryId], i): NewPetExample => {
+    const status = statuses[i % statuses.length];
+    return { label, input: { name: `${MARKER_SLOT}${label}`, categoryId, ...(status === undefined ? {} : { status }) }, nameEdge: false };
+  });
+  // The empty name cannot carry a marker: it is identified by the id its 201 returns, and never
+  // counts as a refused request whose marker a listing could show.
+  const names: NewPetExample[] = [
+    { label: 'empty-name', input: { name: '', categoryId: known }, nameEdge: true },
+    { label: 'long-unicode-name', input: { name: `${MARKER_SLOT}${LONG_NAME}`, categoryId: known }, nameEdge: true },
+  ];
+  return [...basic, ...int64, ...names];
 }

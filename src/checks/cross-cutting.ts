@@ -7,6 +7,7 @@ import type { PlanName } from '../run-config.js';
 import { checkDeprecation } from './deprecation.js';
 import { checkErrorBody } from './error-body.js';
 import type { Finding } from './finding.js';
+import type { JsonValue } from '../interface/json.js';
 import { checkMediaType } from './media-type.js';
 import { checkPetShape } from './pet-shape.js';
 import { checkRateLimitHeaders } from './rate-limit-headers.js';
@@ -37,14 +38,20 @@ export const CROSS_CUTTING_REQUIREMENTS = [
 
 export type CrossCuttingRequirement = (typeof CROSS_CUTTING_REQUIREMENTS)[number];
 
+export interface CrossCuttingContext {
+  plan?: PlanName;
+  /** Pets that are CREATE-003's finding (created from a body that should have been refused), not PET-001's. */
+  excused?: (pet: JsonValue) => boolean;
+}
+
 /**
  * The checks of two keyed exchanges in a row are paired by the session (checkRateLimitPair), a
  * retry with its 429 too (checkRetryHonoured); an early 429 needs the whole run (findEarly429s).
  */
-export function crossCuttingChecks(ex: Exchange, ctx: { plan?: PlanName } = {}): Finding[] {
+export function crossCuttingChecks(ex: Exchange, ctx: CrossCuttingContext = {}): Finding[] {
   return [
     ...checkMediaType(ex),
-    ...checkPetShape(ex),
+    ...checkPetShape(ex, ctx.excused),
     ...checkErrorBody(ex),
     ...checkRateLimitHeaders(ex, ctx),
     ...checkRetryAfter(ex),

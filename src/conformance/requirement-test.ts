@@ -51,10 +51,24 @@ function clientStop(error: unknown): { code: string; message: string } | undefin
   return undefined;
 }
 
+/** An input every run sends before the random ones, named by the class it stands for. */
+export interface PropertyExample<T> {
+  label: string;
+  input: T;
+}
+
 export interface PropertyOptions<T> {
+  /** Random runs (seeded, shrunk on failure), on top of the examples. */
   runs: number;
-  /** Inputs always tried first (one per equivalence class), whatever the budget. */
-  examples?: T[];
+  /**
+   * Inputs always tried first, one per equivalence class, whatever the seed and the budget. Every
+   * example's findings are recorded, so every class the server mishandles is reported.
+   */
+  examples?: ReadonlyArray<PropertyExample<T>>;
+  /** What the examples' classes are, for the summary line ("invalid classes"). */
+  classes?: string;
+  /** The class of a random input, so a shrunk counterexample is named like the examples. */
+  classOf?: (input: T) => string;
 }
 
 export class RequirementRun {
@@ -133,59 +147,76 @@ export class RequirementRun {
   }
 
   /**
-   * A seeded fast-check property whose probe sends requests. Only the shrunk counterexample's
-   * violations are recorded (not every shrinking step's), and shrinking stops after a few
-   * requests so a failure cannot eat the target's quota.
+   * A property whose probe sends requests: first every fixed example, outside fast-check, each
+   * judged and recorded; then seeded random runs, which only add cases. Of the random part only
+   * the shrunk counterexample's violations are recorded (not every shrinking step's), and
+   * shrinking stops after a few requests so a failure cannot eat the target's quota. When two or
+   * more classes fail, a first line names them all with the status each got.
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, probe: (input: T) => Promise<Finding[]>, options: PropertyOptions<T>): Promise<void> {
     const replay = this.session.config.replay?.[this.id];
     const seed = replay?.seed ?? deriveSeed(this.session.config.seed, this.id);
-    let failing: Finding[] | undefined;
+    const failed: { label: string; violations: Finding[] }[] = [];
     let stopped: string | undefined;
-    let shrinkCalls = 0;
     let completed = 0;
-    const predicate = async (input: T): Promise<boolean> => {
-      if (stopped !== undefined) return true;
-      if (failing !== undefined && shrinkCalls++ >= SHRINK_REQUESTS) return true;
+    /** Runs the probe; undefined when the client stopped the run. */
+    const attempt = async (input: T): Promise<Finding[] | undefined> => {
+      if (stopped !== undefined) return undefined;
       try {
         const findings = await probe(input);
         const own = findings.filter((f) => f.kind === 'violation' && f.requirement === this.id);
         this.record(findings.filter((f) => !own.includes(f)));
         completed += 1;
-        if (own.length > 0) {
-          failing = own;
-          return false;
-        }
-        return true;
+        return own;
       } catch (error) {
         const client = clientStop(error);
         if (client === undefined) throw error;
         stopped = client.message;
         this.stoppedBy = client.code;
-        return true;
+        return undefined;
       }
     };
-    // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else. The
-    // path counts the examples too, so they are passed again (only the run marker in names differs).
-    const examples = options.examples === undefined ? {} : { examples: options.examples.map((e): [T] => [e]) };
-    // fast-check counts examples within numRuns; they are tried whatever the budget, so they come on top of it.
-    const numRuns = options.runs + (options.examples?.length ?? 0);
-    const parameters: fc.Parameters<[T]> =
-      replay === undefined ? { numRuns, seed, ...examples } : { seed, path: replay.path, endOnFailure: true, ...examples };
-    const details = await fc.check(fc.asyncProperty(arbitrary, predicate), parameters);
-    if (details.failed && failing !== undefined) {
-      this.record(failing);
+    // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else.
+    if (replay === undefined) {
+      for (const example of options.examples ?? []) {
+        const own = await attempt(example.input);
+        if (own !== undefined && own.length > 0) failed.push({ label: example.label, violations: own });
+      }
+    }
+    let failing: Finding[] | undefined;
+    let shrinkCalls = 0;
+    const predicate = async (input: T): Promise<boolean> => {
+      if (failing !== undefined && shrinkCalls++ >= SHRINK_REQUESTS) return true;
+      const own = await attempt(input);
+      if (own === undefined || own.length === 0) return true;
+      failing = own;
+      return false;
+    };
+    const parameters: fc.Parameters<[T]> = replay === undefined ? { numRuns: options.runs, seed } : { seed, path: replay.path, endOnFailure: true };
+    const details = replay !== undefined || options.runs > 0 ? await fc.check(fc.asyncProperty(arbitrary, predicate), parameters) : undefined;
+    if (details?.failed === true && failing === undefined) throw details.errorInstance ?? new Error('property failed');
+    if (details?.failed === true && failing !== undefined) {
+      const input = details.counterexample?.[0];
+      failed.push({ label: `random ${input === undefined || options.classOf === undefined ? 'input' : options.classOf(input)} (shrunk)`, violations: failing });
       this.#meta.property = {
         counterexample: display(details.counterexample?.[0]),
         seed,
         path: details.counterexamplePath ?? '',
         numRuns: details.numRuns,
       };
-      return;
     }
-    if (details.failed) throw details.errorInstance ?? new Error('property failed');
+    if (failed.length > 1) this.fail(`${failed.length} ${options.classes ?? 'classes'} mishandled: ${failed.map((f) => `${f.label} (${this.#answer(f.violations)})`).join(', ')}`);
+    for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
+    if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
-    this.observe(`${completed} property runs (seed ${seed})`);
+    this.observe(`${options.examples?.length ?? 0} fixed examples and ${completed - (options.examples?.length ?? 0)} random runs (seed ${seed})`);
+  }
+
+  /** The status (or transport error) of the exchange a violation cites. */
+  #answer(violations: readonly Finding[]): string {
+    const seq = violations.find((v) => v.exchange !== undefined)?.exchange;
+    const ex = seq === undefined ? undefined : this.session.client.exchanges[seq - 1];
+    return String(ex?.response?.status ?? ex?.error?.code ?? 'no response');
   }
 
   #metaRef: TestContext['task']['meta'] | undefined;

@@ -1,7 +1,10 @@
 /**
- * How many property runs each property test may make. Requests are the scarce resource: a
- * complete run on a Free key (60 a minute) must fit the requests left in the current window,
- * keeping enough for the deterministic probes still to come and for the burst that ends the run.
+ * How many random property runs each property test may make. Requests are the scarce resource:
+ * the fixed requests (deterministic probes and every property's fixed examples) are always sent,
+ * and the random runs share what the current window has left after them, so a larger window buys
+ * more random cases and a smaller one never drops a fixed case. On a Free key (60 a minute) the
+ * fixed requests alone exceed one window, so the random runs stay at their minimum and the client
+ * waits once for the window's reset before the burst.
  */
 export type PropertyKind = 'validCreate' | 'invalidCreate' | 'limits';
 
@@ -14,6 +17,11 @@ export interface PlanInputs {
   writes: boolean;
   /** Requests the property tests' fixed examples take (always sent, on top of the runs). */
   exampleRequests: number;
+  /**
+   * Whether one limit=100 listing showed the whole store. When it did not, the created-nothing
+   * checks bracket the refused requests and may fetch ids and list a status (CREATED_NOTHING_REQUESTS).
+   */
+  wholeStore?: boolean;
 }
 
 interface KindRule {
@@ -35,17 +43,30 @@ const RULES: Record<PropertyKind, KindRule> = {
 /**
  * Keyed requests the deterministic probes send after the first census, counted from the suites:
  * censuses after writes (3), fetches of created pets (5), listing (default 1, limit=1 1,
- * out-of-range 6, filters 3, invalid filter 1, combined 1), getPet (2 known, 1 unknown, 2
- * malformed), orders (1), plus a margin of 4 for re-checks against a fresh census. The
+ * out-of-range 6, filters 3, invalid filter 1, combined 1), getPet (2 known, 0 and -1, 1 unknown,
+ * abc, 1.5 and 2 beyond int64), orders (1), the creation that opens the bracket of the
+ * unauthorised posts (1), plus a margin of 4 for re-checks against a fresh census. The
  * authentication probes carry no valid key and so draw on no key's window.
  */
-export const DETERMINISTIC_REQUESTS = 3 + 5 + 13 + 5 + 1 + 4;
+export const DETERMINISTIC_REQUESTS = 3 + 5 + 13 + 9 + 1 + 1 + 4;
+
+/** Ids between the brackets that CREATE-004 and AUTH-004 each fetch one by one, at most. */
+export const MAX_GAP_FETCHES = 10;
+
+/**
+ * What CREATE-004 and AUTH-004 may spend when one listing cannot show the store: the closing
+ * creation of the bracket (1), up to 10 ids fetched between the brackets by each (20), one
+ * status-filtered listing (1) and a listing after each closing creation (2). See
+ * suites/rejected-writes.ts.
+ */
+export const CREATED_NOTHING_REQUESTS = 1 + 2 * MAX_GAP_FETCHES + 1 + 2;
 
 export type RunPlan = Record<PropertyKind, number>;
 
 export function planPropertyRuns(inputs: PlanInputs): RunPlan {
   const window = inputs.windowRemaining ?? Number.POSITIVE_INFINITY;
-  const spare = Math.max(0, Math.min(inputs.budgetLeft, window) - DETERMINISTIC_REQUESTS - inputs.exampleRequests);
+  const createdNothing = inputs.writes && inputs.wholeStore === false ? CREATED_NOTHING_REQUESTS : 0;
+  const spare = Math.max(0, Math.min(inputs.budgetLeft, window) - DETERMINISTIC_REQUESTS - createdNothing - inputs.exampleRequests);
   const runs = (kind: PropertyKind): number => {
     const rule = RULES[kind];
     const affordable = Math.floor((spare * rule.share) / rule.cost);

@@ -9,7 +9,7 @@ import { checkRateLimitPair } from '../checks/rate-limit-sequence.js';
 import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
-import { isJsonObject, parseJson, type JsonObject } from '../interface/json.js';
+import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { createClient, type ConformanceClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
@@ -18,10 +18,15 @@ import { Ledger } from './ledger.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
-import { statusValues } from '../interface/openapi.js';
+import { newPetExamples } from '../arbitraries/newPet.js';
+import { ProbeLedger, type RefusalRequirement } from './probes.js';
+import { idOf } from './ids.js';
 
-/** CREATE-001 sends one pet of each status and CREATE-003 one body of each invalid class first. */
-const PROPERTY_EXAMPLE_REQUESTS = statusValues().length + invalidNewPetExamples({ marker: '' }).length;
+/** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
+const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
+
+/** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
+const STORE_GROWTH = 50;
 
 export interface Census {
   exchange: Exchange;
@@ -45,11 +50,8 @@ export class Session {
    * lower bound on the store's size that does not depend on the listing being judged.
    */
   readonly knownPets = new Map<string, JsonObject>();
-  /**
-   * Names sent in createPet requests the service refused (4xx), by the requirement that later
-   * checks they were not stored (CREATE-004 for invalid bodies, AUTH-004 for missing credentials).
-   */
-  readonly refusedNames = new Map<string, Set<string>>();
+  /** Markers of the requests that may create a pet, and what the service did with each. */
+  readonly probes: ProbeLedger;
   #census: Promise<Census> | undefined;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
@@ -57,6 +59,7 @@ export class Session {
 
   constructor(config: RunConfig) {
     this.config = config;
+    this.probes = new ProbeLedger(config.runId);
     this.client = createClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -108,28 +111,51 @@ export class Session {
   /** The property-run plan, fixed once from the first census and the budget left then. */
   async plan(): Promise<RunPlan> {
     if (this.#plan === undefined) {
-      await this.census();
+      const census = await this.census();
       const remaining = this.client.rateLimit.remaining;
       this.#plan = planPropertyRuns({
         budgetLeft: this.client.remainingBudget(),
         ...(remaining === undefined ? {} : { windowRemaining: remaining }),
         writes: !this.config.readOnly,
         exampleRequests: this.config.readOnly ? 0 : PROPERTY_EXAMPLE_REQUESTS,
+        wholeStore: census.wholeStore && census.pets.length + STORE_GROWTH < 100,
       });
     }
     return this.#plan;
   }
 
-  /** Remember the name a refused createPet carried, for the requirement that checks it was not stored. */
-  recordRefused(requirement: string, ex: Exchange): void {
-    const status = ex.response?.status ?? 0;
-    if (status < 400 || status >= 500 || ex.request.body === undefined) return;
-    const body = parseJson(ex.request.body);
-    const name = body.ok && isJsonObject(body.value) ? body.value['name'] : undefined;
-    if (typeof name !== 'string' || !name.startsWith(this.namePrefix)) return;
-    const names = this.refusedNames.get(requirement) ?? new Set<string>();
-    names.add(name);
-    this.refusedNames.set(requirement, names);
+  /**
+   * Makes sure a valid creation directly precedes the first request of a requirement that may be
+   * refused, so its refused requests can be bracketed by two ids with nothing else refused between
+   * (suites/rejected-writes.ts). Free when the run's latest createPet was accepted.
+   */
+  openBracket(requirement: RefusalRequirement): Promise<void> {
+    return this.memo(`bracket-open-${requirement}`, async () => {
+      if (this.probes.lastCreateAccepted) return;
+      await this.createMarked('bracket');
+    });
+  }
+
+  /** One valid creation named with a fresh marker, of a category the server shows (for brackets). */
+  async createMarked(purpose: string): Promise<Exchange> {
+    const [categoryId] = await this.knownCategoryIds();
+    const body = stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId: categoryId ?? 1n, status: 'available' });
+    const ex = await this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose });
+    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
+    // Listed with the run's other creations, so the report names every pet the run added.
+    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
+    return ex;
+  }
+
+  /** categoryIds the server shows on some pet (the census and every pet seen since), in a stable order. */
+  async knownCategoryIds(): Promise<bigint[]> {
+    const census = await this.census();
+    const ids = new Set<bigint>();
+    for (const pet of [...census.pets, ...this.knownPets.values()]) {
+      const value = pet['categoryId'];
+      if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) ids.add(BigInt(value));
+    }
+    return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** Remember a created pet; a second creation answered with an id already handed out breaks PET-002. */
@@ -172,14 +198,16 @@ export class Session {
     const pets = Array.isArray(body.value) ? body.value : [body.value];
     for (const pet of pets) {
       if (!isJsonObject(pet)) continue;
-      const id = pet['id'];
-      if ((typeof id === 'number' && Number.isInteger(id)) || typeof id === 'bigint') this.knownPets.set(BigInt(id).toString(), pet);
+      const id = idOf(pet);
+      if (id !== undefined) this.knownPets.set(id.toString(), pet);
     }
   }
 
   #inspect(ex: Exchange): void {
     this.#remember(ex);
-    this.ledger.add(crossCuttingChecks(ex, this.config.plan === undefined ? {} : { plan: this.config.plan }));
+    this.probes.note(ex);
+    const excused = (pet: JsonValue): boolean => this.probes.isAcceptedInvalid(pet);
+    this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }) }));
     if (ex.retryOf !== undefined) {
       const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
       if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex));

@@ -1,0 +1,90 @@
+/**
+ * What the create-and-store variants show beyond their failing set: the created-nothing checks
+ * decide (not merely avoid failing) on a 1,000-pet store with dense ids, every invalid class a
+ * server accepts is named, a refused unknown category is an observation, and the failing set of
+ * the seed-sensitive mutants is the same whatever the seed.
+ */
+import { describe, expect, test } from 'vitest';
+import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { UNDECIDABLE_STORE } from '../fixtures/variants/create-and-store.js';
+import type { Report } from '../src/report/types.js';
+import { describeFailures, runVariant, type VariantRun } from './support/variant-run.js';
+
+const RUN_TIMEOUT_MS = 150_000;
+const SEEDS = [1, 77, 4_242];
+
+function variant(name: string): Variant {
+  const found = VARIANTS.find((v) => v.name === name);
+  if (found === undefined) throw new Error(`no variant ${name}`);
+  return found;
+}
+
+const requirement = (run: VariantRun, id: string): Report['requirements'][number] | undefined => run.report?.requirements.find((r) => r.id === id);
+const observed = (run: VariantRun, id: string): string[] => (run.report?.observations ?? []).filter((o) => o.requirement === id).map((o) => o.message);
+
+describe.concurrent('create-and-store variants', () => {
+  test('a 1,000-pet store with dense ids: CREATE-004 and AUTH-004 pass by bracketing', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('dense-ids-1000-pets'));
+    for (const id of ['CREATE-004', 'AUTH-004']) {
+      expect(requirement(run, id)?.status, describeFailures(run, [id])).toBe('pass');
+      expect(observed(run, id).join('\n')).toContain('(b) bracketing');
+    }
+  });
+
+  for (const [name, leaking, other] of [
+    ['refused-invalid-stored-in-1000-pets', 'CREATE-004', 'AUTH-004'],
+    ['refused-unauthorised-stored-in-1000-pets', 'AUTH-004', 'CREATE-004'],
+  ] as const) {
+    test(`${name}: ${leaking} fails on the stored marker, ${other} is still decided`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const run = await runVariant(variant(name));
+      const messages = (requirement(run, leaking)?.evidence ?? []).map((e) => e.message);
+      expect(messages.some((m) => m.startsWith('A refused createPet was stored anyway'))).toBe(true);
+      expect(requirement(run, other)?.status, describeFailures(run, [other])).toBe('pass');
+    });
+  }
+
+  test('a 1,000-pet store with random ids: the created-nothing checks say why they cannot decide', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(UNDECIDABLE_STORE);
+    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+    expect(run.cli.code).toBe(0);
+    for (const id of ['CREATE-004', 'AUTH-004']) {
+      const result = requirement(run, id);
+      expect(result?.status).toBe('inconclusive');
+      // Each method's reason: the listing is not the whole store, the ids are not dense, the filter cannot cover or is full.
+      expect(result?.reason).toMatch(/\(a\) the store holds 100 pets or more.*\(b\) ids (are not dense|do not grow).*\(c\) .*\(d\) the first page does not show both/);
+    }
+  });
+
+  test('a 1,000-pet store with random ids listed newest first: decided by the listing in creation order', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('random-ids-1000-pets-newest-first'));
+    for (const id of ['CREATE-004', 'AUTH-004']) {
+      expect(requirement(run, id)?.status, describeFailures(run, [id])).toBe('pass');
+      expect(observed(run, id).join('\n')).toContain('(d) the listing is in creation order');
+    }
+  });
+
+  test('a server accepting several invalid classes has each named, with the status it got', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('several-invalid-classes-accepted'));
+    const messages = (requirement(run, 'CREATE-003')?.evidence ?? []).map((e) => e.message);
+    const summary = messages.find((m) => m.includes('invalid classes mishandled'));
+    expect(summary).toMatch(/^8 invalid classes mishandled: /);
+    for (const kind of ['categoryId-missing', 'categoryId-string', 'status-outside-enum']) {
+      expect(summary).toContain(`${kind} (201)`);
+      expect(messages.some((m) => m.startsWith(`${kind}: Received 201`))).toBe(true);
+    }
+  });
+
+  test('a server refusing categories it does not hold: the refusals are observations, the rest is judged', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('unknown-category-400'));
+    expect(requirement(run, 'CREATE-001')?.status).toBe('pass');
+    expect(observed(run, 'CREATE-001').join('\n')).toContain('categoryId 9223372036854775807 it does not show');
+  });
+
+  for (const name of ['numbers-as-doubles', 'beyond-int64-accepted']) {
+    test(`${name} fails the same requirements whatever the seed`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const { breaks } = variant(name);
+      const runs = await Promise.all(SEEDS.map((seed) => runVariant({ ...variant(name), args: ['--seed', String(seed)] })));
+      for (const run of runs) expect(run.failing, describeFailures(run, run.failing)).toEqual([...breaks].sort());
+    });
+  }
+});
