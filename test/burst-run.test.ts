@@ -34,7 +34,9 @@ describe('the burst against a slow target', () => {
     // limit + 1 in a fresh window, plus what concurrency may add; never a second window's worth.
     expect(spent).toBeDefined();
     expect(spent).toBeLessThanOrEqual(70);
-    expect(run.requests).toBeLessThanOrEqual(150);
+    // The rest of the run is its fixed probes (about 105 here, most of them issue 11's edge cases,
+    // spread over several 3 s windows): bounded so that a runaway outside the burst shows too.
+    expect(run.requests - (spent ?? 0)).toBeLessThanOrEqual(115);
   });
 });
 

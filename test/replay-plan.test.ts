@@ -209,7 +209,9 @@ describe('resendFailures', () => {
   it('sends a RATE-002 exchange twice and judges the second against the first', async () => {
     const listing = exchangeEvidence(makeExchange({ seq: 9, purpose: 'LIST-001' }));
     const rate = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [violationOn(listing)] })];
-    const frozen = (req: SendRequest, seq: number): Exchange => makeExchange({ seq, target: req.path, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': '4102444800' } });
+    // One after the other, as the replay sends them: the second is sent once the first was answered.
+    const frozen = (req: SendRequest, seq: number): Exchange =>
+      makeExchange({ seq, target: req.path, sentAt: 1_000 * seq, elapsedMs: 50, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': '4102444800' } });
     const result = await resendFailures(rate, { ...ctx, client: fakeClient([frozen, frozen]) });
     expect(result.exchanges).toHaveLength(2);
     expect(result.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'violates', message: expect.stringMatching(/Remaining did not fall: 58 then 58/) })]);
