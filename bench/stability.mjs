@@ -51,12 +51,15 @@ async function runOnce(variant, seed) {
   }
 }
 
-/** Runs every job, at most PARALLEL at a time, keeping the results in job order. */
-async function runAll(jobs) {
+/** Runs every job, at most PARALLEL at a time, keeping the results in job order; `done(i)` after each. */
+async function runAll(jobs, done) {
   const results = new Array(jobs.length);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < jobs.length; i = next++) results[i] = await jobs[i]();
+    for (let i = next++; i < jobs.length; i = next++) {
+      results[i] = await jobs[i]();
+      done(i, results);
+    }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   return results;
@@ -64,9 +67,18 @@ async function runAll(jobs) {
 
 const distinct = (runs, key) => [...new Set(runs.map((r) => r.error === undefined ? r[key] : `error: ${r.error}`))];
 
+/** A line on stderr as each variant's runs complete, so a long benchmark shows where it is (and what it found so far). */
+function progress(i, results) {
+  const v = Math.floor(i / seeds.length);
+  const runs = results.slice(v * seeds.length, (v + 1) * seeds.length);
+  if (runs.filter((r) => r !== undefined).length !== seeds.length) return;
+  const failing = distinct(runs, 'failing');
+  process.stderr.write(`${variants[v].name}: failed set ${failing.length === 1 ? 'identical' : `CHANGED ${failing.map((s) => `[${s}]`).join(' / ')}`}\n`);
+}
+
 const started = performance.now();
 const jobs = variants.flatMap((variant) => seeds.map((seed) => () => runOnce(variant, seed)));
-const results = await runAll(jobs);
+const results = await runAll(jobs, progress);
 const rows = variants.map((variant, v) => {
   const runs = results.slice(v * seeds.length, (v + 1) * seeds.length);
   const failing = distinct(runs, 'failing');
