@@ -12,6 +12,8 @@ export interface Requirement {
   section: string;
   title: string;
   level: Level;
+  /** Why the level: must only for what the spec states; hygiene the spec does not ask for is should. */
+  levelReason?: string;
   statement: string;
   quote: string;
   test: string;

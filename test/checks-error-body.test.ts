@@ -10,6 +10,12 @@ describe('ERR-001', () => {
     expect(observations(f, 'ERR-001').map((o) => o.message)).toEqual([`${status} code "unauthorized"`]);
   });
 
+  it('fails an empty code, which is no machine-readable code, and accepts "0"', () => {
+    const f = violations(checkErrorBody(makeExchange({ status: 400, json: errorBody(400, '') })), 'ERR-001');
+    expect(f.map((v) => v.message)).toEqual(['Received a 400 Error whose code is "" / Expected a non-empty machine-readable code']);
+    expect(violations(checkErrorBody(makeExchange({ status: 400, json: errorBody(400, '0') })))).toEqual([]);
+  });
+
   it('accepts extra fields on an Error', () => {
     expect(violations(checkErrorBody(makeExchange({ status: 400, json: { ...errorBody(400), details: [] } })))).toEqual([]);
   });

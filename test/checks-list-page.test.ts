@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAllHaveStatus, checkIsPetsArray, checkPageLength, checkRejectedOrBounded } from '../src/checks/list-page.js';
+import { checkAllHaveStatus, checkIsPetsArray, checkPageLength, checkRejectedOrBounded, checkShowsCreated } from '../src/checks/list-page.js';
+import type { JsonObject } from '../src/interface/json.js';
 import { errorBody, makeExchange, pet } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
 
@@ -70,5 +71,44 @@ describe('checkRejectedOrBounded', () => {
     expect(violations(checkRejectedOrBounded(makeExchange({ status: 422, json: errorBody(422) }), opts))).toHaveLength(1);
     expect(violations(checkRejectedOrBounded(makeExchange({ json: {} }), opts))).toHaveLength(1);
     expect(violations(checkRejectedOrBounded(makeExchange({ json: page(101) }), opts))).toHaveLength(1);
+  });
+});
+
+describe('checkRejectedOrBounded with minItems (LIST-004 on a store known to hold pets)', () => {
+  const opts = { requirement: 'LIST-004', maxItems: 100, minItems: 1 };
+
+  it('fails an empty page, which no limit in 1..100 produces from a non-empty store', () => {
+    const f = violations(checkRejectedOrBounded(makeExchange({ target: '/pets?limit=0', json: [] }), opts));
+    expect(f).toHaveLength(1);
+    expect(f[0]?.message).toContain('Received 0 items for /pets?limit=0 from a store known to hold pets');
+  });
+
+  it('accepts a clamped page of one, a 400, and an empty page when the store may be empty', () => {
+    expect(violations(checkRejectedOrBounded(makeExchange({ json: page(1) }), opts))).toEqual([]);
+    expect(violations(checkRejectedOrBounded(makeExchange({ status: 400, json: errorBody(400) }), opts))).toEqual([]);
+    expect(violations(checkRejectedOrBounded(makeExchange({ json: [] }), { ...opts, minItems: 0 }))).toEqual([]);
+  });
+});
+
+describe('checkShowsCreated', () => {
+  const big = 2n ** 53n + 1n;
+  const created = [pet(3, { status: 'sold' }), pet(big, { status: 'sold' })] as JsonObject[];
+  const opts = { requirement: 'LIST-005', status: 'sold', limit: 100, created };
+
+  it('passes a page with room left that holds every created pet, ids above 2^53 compared exactly', () => {
+    const ex = makeExchange({ body: `[${JSON.stringify(pet(1, { status: 'sold' }))},{"id":${big},"name":"n","categoryId":1,"status":"sold"},${JSON.stringify(pet(3, { status: 'sold' }))}]` });
+    expect(checkShowsCreated(ex, opts)).toEqual([]);
+  });
+
+  it('fails a page with room left that drops a created pet, naming its id', () => {
+    const ex = makeExchange({ body: `[${JSON.stringify(pet(3, { status: 'sold' }))},{"id":${big - 1n},"name":"n","categoryId":1,"status":"sold"}]` });
+    const f = violations(checkShowsCreated(ex, opts));
+    expect(f).toHaveLength(1);
+    expect(f[0]?.message).toContain(`without pet ${big}, created by this run`);
+  });
+
+  it('says nothing about a full page (no order is defined) or a response that is not a 200 array', () => {
+    expect(checkShowsCreated(makeExchange({ json: page(2, { status: 'sold' }) }), { ...opts, limit: 2 })).toEqual([]);
+    expect(checkShowsCreated(makeExchange({ status: 400, json: errorBody(400) }), opts)).toEqual([]);
   });
 });

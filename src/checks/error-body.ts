@@ -38,7 +38,11 @@ export function checkErrorBody(ex: Exchange): Finding[] {
   }
   if (isJsonObject(body.value)) {
     const code = body.value['code'];
-    if (typeof code === 'string') findings.push(observation('ERR-001', `${status} code ${JSON.stringify(excerpt(code, 40))}`, ex.seq));
+    if (code === '') {
+      findings.push(violation('ERR-001', `Received a ${status} Error whose code is "" / Expected a non-empty machine-readable code`, ex.seq));
+    } else if (typeof code === 'string') {
+      findings.push(observation('ERR-001', `${status} code ${JSON.stringify(excerpt(code, 40))}`, ex.seq));
+    }
     const field = body.value['status'];
     const integral = typeof field === 'bigint' || (typeof field === 'number' && Number.isInteger(field));
     if (integral && BigInt(field) !== BigInt(status)) {

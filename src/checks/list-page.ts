@@ -1,6 +1,6 @@
 /** Judgements the listPets suite makes on its own probes; small and generic, like every check. */
 import type { Exchange } from '../http/exchange.js';
-import { isJsonObject, type JsonValue } from '../interface/json.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody } from './body.js';
 import { observation, violation, type Finding } from './finding.js';
 import { excerpt } from './text.js';
@@ -85,11 +85,14 @@ export function checkAllHaveStatus(ex: Exchange, status: string, requirement: st
 
 /**
  * For parameters the spec does not say how to handle (LIST-004, LIST-006): a 400 (its body is
- * ERR-001's) or a 200 array of at most `maxItems` passes and is recorded; anything else fails.
+ * ERR-001's) or a 200 array of `minItems` (default 0) to `maxItems` passes and is recorded;
+ * anything else fails. LIST-004 asks for at least one item on a store known to hold pets, since
+ * no limit in 1..100 gives an empty page of a non-empty store.
  */
-export function checkRejectedOrBounded(ex: Exchange, opts: { requirement: string; maxItems: number }): Finding[] {
+export function checkRejectedOrBounded(ex: Exchange, opts: { requirement: string; maxItems: number; minItems?: number }): Finding[] {
   const { requirement, maxItems } = opts;
-  const expected = `400, or 200 with at most ${maxItems} Pets`;
+  const minItems = opts.minItems ?? 0;
+  const expected = `400, or 200 with ${minItems > 0 ? `${minItems} to ` : 'at most '}${maxItems} Pets`;
   const response = ex.response;
   if (response?.status === 400) return [observation(requirement, `${ex.request.target}: rejected with 400`, ex.seq)];
   const unserved = notServed(ex, requirement, expected) ?? notAnArray(ex, requirement);
@@ -98,5 +101,34 @@ export function checkRejectedOrBounded(ex: Exchange, opts: { requirement: string
   if (page.length > maxItems) {
     return [violation(requirement, `Received ${page.length} items for ${ex.request.target} / Expected ${expected}`, ex.seq)];
   }
+  if (page.length < minItems) {
+    return [violation(requirement, `Received ${page.length} items for ${ex.request.target} from a store known to hold pets / Expected ${expected}, a page some limit in 1..${maxItems} or the default could produce`, ex.seq)];
+  }
   return [observation(requirement, `${ex.request.target}: accepted: ${page.length} items`, ex.seq)];
+}
+
+/** An item's id as an exact decimal string, when it is an integer. */
+function exactId(item: JsonValue): string | undefined {
+  if (!isJsonObject(item)) return undefined;
+  const id = item['id'];
+  return typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)) ? BigInt(id).toString() : undefined;
+}
+
+/**
+ * A filtered page with room left (fewer items than `limit`) shows every pet of that status, so it
+ * must contain each of `created` (pets this run created with that status before the listing, as
+ * the 201 echoed them). A full page may leave any of them out: the spec defines no order.
+ */
+export function checkShowsCreated(ex: Exchange, opts: { requirement: string; status: string; limit: number; created: readonly JsonObject[] }): Finding[] {
+  const page = pageOf(ex);
+  if (page === undefined || page.length >= opts.limit) return [];
+  const listed = new Set(page.map(exactId).filter((id) => id !== undefined));
+  const missing = opts.created.map(exactId).filter((id): id is string => id !== undefined && !listed.has(id));
+  const findings = missing
+    .slice(0, MAX_MESSAGES)
+    .map((id) => violation(opts.requirement, `Received ${page.length} pets for status=${opts.status} (fewer than the limit of ${opts.limit}) without pet ${id}, created by this run with status "${opts.status}" / Expected every pet with that status on a page with room left`, ex.seq));
+  if (missing.length > MAX_MESSAGES) {
+    findings.push(violation(opts.requirement, `and ${missing.length - MAX_MESSAGES} more pets created with status "${opts.status}" missing`, ex.seq));
+  }
+  return findings;
 }

@@ -45,6 +45,8 @@ export class Session {
   readonly createdIds: string[] = [];
   /** Pets this run created, as the service returned them, for later fetches. */
   readonly createdPets: JsonObject[] = [];
+  /** The seq of the exchange that created each pet of createdPets, by exact id. */
+  readonly #createdAtSeq = new Map<string, number>();
   /**
    * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
    * lower bound on the store's size that does not depend on the listing being judged.
@@ -168,6 +170,7 @@ export class Session {
       }
       this.createdIds.push(key);
       this.createdPets.push(pet);
+      this.#createdAtSeq.set(key, ex.seq);
     }
   }
 
@@ -181,6 +184,15 @@ export class Session {
     const ok = exchange.response?.status === 200;
     const pets = ok ? petsOf(exchange) : [];
     return { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
+  }
+
+  /** Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a listing sent at `seq` must know them. */
+  createdBefore(seq: number, status: string): JsonObject[] {
+    return this.createdPets.filter((pet) => {
+      const id = pet['id'];
+      const at = typeof id === 'bigint' || typeof id === 'number' ? this.#createdAtSeq.get(BigInt(id).toString()) : undefined;
+      return pet['status'] === status && at !== undefined && at < seq;
+    });
   }
 
   /** At least this many pets exist: what the census shows, or more if other responses showed more. */

@@ -1,0 +1,81 @@
+/**
+ * LIST-004, out-of-range and malformed limits. It runs after the refused-write checks on purpose:
+ * proving the maximum of 100 may need pets created until the store holds more than 100, and
+ * CREATE-004 and AUTH-004 need the store to still fit one limit=100 page when they read it.
+ */
+import { describe } from 'vitest';
+import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
+import { checkRejectedOrBounded } from '../src/checks/list-page.js';
+import { petsOf } from '../src/checks/pet-shape.js';
+import { jsonBody } from '../src/checks/body.js';
+import { isJsonObject, stringifyJson } from '../src/interface/json.js';
+import { listLimits, statusValues } from '../src/interface/openapi.js';
+import { outOfRangeLimits } from '../src/arbitraries/limits.js';
+import { planFill } from '../src/session/fill-plan.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { list } from './list-pets.js';
+
+/** Requests kept, beyond the window's Limit the burst may spend, for the recovery probe and the last listings. */
+const RESERVE_MARGIN = 10;
+
+/** Why the run cannot create `count` pets now, or undefined when it created them all. */
+async function createPets(t: RequirementRun, count: number): Promise<string | undefined> {
+  const client = t.session.client;
+  const { limit, remaining, reset } = client.rateLimit;
+  const decision = planFill({
+    cost: count + 1,
+    budgetLeft: client.remainingBudget(),
+    reserve: (limit ?? 0) + RESERVE_MARGIN,
+    ...(remaining === undefined ? {} : { windowRemaining: remaining }),
+    ...(limit === undefined ? {} : { windowLimit: limit }),
+    ...(reset === undefined ? {} : { msToReset: reset * 1000 - Date.now() }),
+  });
+  if (!decision.ok) return `creating ${count} pets does not fit: ${decision.reason}`;
+  const statuses = statusValues();
+  // A categoryId the service already accepted, so that an unknown category cannot be the reason for a refusal.
+  const shown = t.session.createdPets[0]?.['categoryId'];
+  const categoryId = typeof shown === 'bigint' || (typeof shown === 'number' && Number.isInteger(shown)) ? shown : 1;
+  for (let i = 0; i < count; i++) {
+    const body = stringifyJson({ name: `${t.session.namePrefix}fill-${i}`, categoryId, status: statuses[i % statuses.length] ?? 'available' });
+    const ex = await t.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose: 'LIST-004 (more than 100 pets)' });
+    const created = jsonBody(ex);
+    if (ex.response?.status !== 201 || created === undefined || !created.ok || !isJsonObject(created.value)) {
+      return `creating pets failed (received ${ex.response?.status ?? ex.error?.code} for pet ${i + 1} of ${count})`;
+    }
+    t.session.recordCreated(created.value, ex);
+  }
+  t.session.invalidateCensus();
+  return undefined;
+}
+
+/** Whether the page for limit=max+1 was answered with a page that cannot show a maximum (a 200 of at most `max` items). */
+const undecidedAbove = (ex: Exchange, max: number): boolean => ex.response?.status === 200 && petsOf(ex).length <= max;
+
+describe('4.1 listPets: limits out of range', () => {
+  requirementTest('LIST-004', async (t) => {
+    const { max } = listLimits();
+    const above = String(max + 1);
+    const judge = async (value: string): Promise<Exchange> => {
+      // No delete exists, so a pet seen once proves a non-empty store without another request.
+      const known = t.session.knownPets.size;
+      const ex = await list(t, [['limit', value]]);
+      t.record(checkRejectedOrBounded(ex, { requirement: t.id, maxItems: max, minItems: known > 0 ? 1 : 0 }));
+      return ex;
+    };
+    let aboveEx: Exchange | undefined;
+    for (const value of outOfRangeLimits()) {
+      const ex = await judge(value);
+      if (value === above) aboveEx = ex;
+    }
+    if (aboveEx === undefined || !undecidedAbove(aboveEx, max) || t.session.knownPets.size > max) return;
+    // A page of 100 or fewer from a store of 100 or fewer cannot tell a maximum from none at all.
+    if (t.session.config.readOnly) {
+      t.inconclusive(`limit=${above} was answered with a page and the store holds ${max} pets or fewer, so the maximum of ${max} is unproved; writes are disabled (--read-only), so no pets were created`);
+    }
+    const why = await createPets(t, max + 1 - t.session.knownPets.size);
+    if (why !== undefined) {
+      t.inconclusive(`limit=${above} was answered with a page and the store holds ${max} pets or fewer, so the maximum of ${max} is unproved; ${why}`);
+    }
+    await judge(above);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { planFill, SHORT_WAIT_MS } from '../src/session/fill-plan.js';
+
+describe('planFill (creating pets so LIST-004 can prove the maximum)', () => {
+  const base = { cost: 72, budgetLeft: 250, reserve: 70 };
+
+  it('allows a creation that fits the window, or the next one after a short wait', () => {
+    expect(planFill({ ...base, windowRemaining: 80, windowLimit: 300 })).toEqual({ ok: true });
+    expect(planFill({ ...base, windowRemaining: 20, windowLimit: 60, msToReset: 900 })).toEqual({ ok: true });
+    expect(planFill(base)).toEqual({ ok: true });
+  });
+
+  it('refuses on a Free key with a real 60 s window: more than a short wait, or more than one window', () => {
+    const long = planFill({ ...base, windowRemaining: 20, windowLimit: 60, msToReset: 45_000 });
+    expect(long).toMatchObject({ ok: false });
+    expect(long.ok ? '' : long.reason).toContain('resets in 45 s');
+    expect(planFill({ ...base, windowRemaining: 5, windowLimit: 60, msToReset: SHORT_WAIT_MS })).toMatchObject({ ok: false });
+    expect(planFill({ ...base, windowRemaining: 20, windowLimit: 60 })).toMatchObject({ ok: false });
+  });
+
+  it('refuses what would leave the rest of the run less than its reserve of the budget', () => {
+    const decision = planFill({ ...base, budgetLeft: 141, windowRemaining: 300 });
+    expect(decision.ok ? '' : decision.reason).toContain('only 71 of the run');
+    expect(planFill({ ...base, budgetLeft: 142, windowRemaining: 300 })).toEqual({ ok: true });
+  });
+});
