@@ -13,7 +13,7 @@ const BENCH = fileURLToPath(new URL('../bench/stability.mjs', import.meta.url));
 
 /** Why each variant is in the sample. */
 const SAMPLE: Record<string, string> = {
-  'category-id-as-double': 'CREATE-001 is caught only by categoryIds beyond 2^53, which a seed may or may not draw',
+  'category-id-as-double': 'CREATE-001 was once caught only when the seed drew a categoryId beyond 2^53; the fixed edge cases now send them every run',
   'limit-off-by-one-without-status': 'LIST-003 limits are drawn by the seed',
   'limit-without-maximum': 'LIST-004 depends on how many pets the seeded property runs created before it',
   'rejected-but-stored': 'CREATE-004 depends on which invalid bodies the seed draws and names',
