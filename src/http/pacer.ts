@@ -148,6 +148,27 @@ export class Pacer {
     return Math.max(0, until - now) + WAIT_MARGIN_MS;
   }
 
+  /**
+   * The wait before the retry of the limit probe: exactly the last 429's Retry-After, no backoff
+   * on top (after a Retry-After of 0, right away). That retry is RATE-006's recovery check, and a
+   * longer wait would hide a Retry-After that ends too early.
+   */
+  holdBeforeExactRetry(now: number): number {
+    const until = this.retryAfterExactUntil ?? this.limits.retryAfterUntil ?? now;
+    return Math.max(0, until - now) + WAIT_MARGIN_MS;
+  }
+
+  /**
+   * True when a send would be held only because the server's own Remaining reached 0 in this
+   * window: a paced keyed send, nothing keyed in flight, no 429 seen in the run and no Retry-After
+   * pending. Then the next request is the one over the limit, whoever sends it.
+   */
+  atWindowLimit(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): boolean {
+    if (!send.paced || !send.keyed || inFlightKeyed > 0 || this.throttledCount > 0) return false;
+    if ((this.limits.retryAfterUntil ?? 0) > now) return false;
+    return this.limits.remaining === 0 && this.resetAtMs !== undefined && this.resetAtMs > now;
+  }
+
   /** Why a wait of `ms` must not be made (too long, or past the deadline); undefined when it may. */
   refuseWait(ms: number, reason: string, now: number): Refusal | undefined {
     if (ms > this.maxWaitMs) {
