@@ -454,7 +454,7 @@ describe('the limit probe', () => {
     }
   });
 
-  it('is made only of a paced keyed send: unpaced and unkeyed sends leave it for the next paced keyed one', async () => {
+  it('is made only of a paced keyed send that takes the single retry: others leave it for the next such send', async () => {
     const clock = fakeClock();
     const server = await startServer((_req, res) => {
       json(res, 200, [], { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(clock.now() / 1000) + 30) });
@@ -463,10 +463,14 @@ describe('the limit probe', () => {
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     await client.send({ method: 'GET', path: '/pets', pace: false, purpose: 't' });
     await client.send({ method: 'GET', path: '/pets', auth: 'none', purpose: 't' });
+    expect(clock.slept).toEqual([]);
+    // A caller that wants the raw 429 has no retry to be the recovery check: it waits for the window.
+    await client.send({ method: 'GET', path: '/pets', retryOn429: false, purpose: 't' });
+    expect(clock.slept).toEqual([30_250]);
     expect(client.limitProbe).toBeUndefined();
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
-    expect(client.limitProbe?.seq).toBe(4);
-    expect(clock.slept).toEqual([]);
+    expect(client.limitProbe?.seq).toBe(5);
+    expect(clock.slept).toEqual([30_250]);
   });
 
   it('is not sent once the run has seen a 429', async () => {

@@ -192,7 +192,8 @@ class Client implements ConformanceClient {
     if (this.counters.requests >= this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);
     const send = { paced: prepared.paced, keyed: prepared.mode === 'key', exactRetryAfter: prepared.exactRetryAfter };
     const hold = this.pacer.holdBeforeSend(send, this.inFlightKeyed, this.now());
-    const probing = hold !== undefined && this.probesLimit(send);
+    // Only a send that takes the single retry: that retry is the probe's recovery check.
+    const probing = hold !== undefined && prepared.retryOn429 && this.probesLimit(send);
     if (hold !== undefined && !probing) await this.wait(hold.ms, hold.reason);
     const first = await this.dispatch(prepared, undefined);
     if (probing) this.probe = first;
