@@ -58,3 +58,12 @@ describe('RATE-005 from the limit probe', () => {
     expect(probeWindow([earlier, ...exchanges], probe)).toHaveLength(61);
   });
 });
+
+describe('RATE-005 from the limit probe, with a Reset that moves on every response', () => {
+  it('names the response that announced Remaining 0 instead of a count of one', () => {
+    const served = makeExchange({ seq: 1, status: 200, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW_S + 59) } });
+    const probe = makeExchange({ seq: 2, status: 429, headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(NOW_S + 60), 'retry-after': '1' } });
+    const verdict = judgeLimitProbe([served, probe], probe, FREE);
+    expect(verdict).toEqual({ kind: 'refused', served: 0, observation: "the run's own requests used up the window (X-RateLimit-Remaining 0 on exchange #1), the next refused (exchange #2)" });
+  });
+});

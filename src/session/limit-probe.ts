@@ -43,5 +43,9 @@ export function judgeLimitProbe(exchanges: readonly Exchange[], probe: Exchange,
   if (violation !== undefined) return { kind: 'over', message: violation };
   if (probe.response?.status !== 429) return { kind: 'unproven' };
   const served = window.filter((e) => e.response?.status !== 429).length;
-  return { kind: 'refused', served, observation: `the run's own requests used up the window: ${served} served, the next refused (exchange #${probe.seq})` };
+  if (served >= 2) return { kind: 'refused', served, observation: `the run's own requests used up the window: ${served} served, the next refused (exchange #${probe.seq})` };
+  // A Reset that moves with every response (a token bucket's "full again") groups nothing: say what the server said instead.
+  const emptied = exchanges.filter((e) => e.seq < probe.seq && e.request.auth === 'key' && e.response?.status !== 429 && header(e, 'x-ratelimit-remaining') === 0).at(-1);
+  const where = emptied === undefined ? '' : ` (X-RateLimit-Remaining 0 on exchange #${emptied.seq})`;
+  return { kind: 'refused', served, observation: `the run's own requests used up the window${where}, the next refused (exchange #${probe.seq})` };
 }
