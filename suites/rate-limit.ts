@@ -5,7 +5,7 @@
  * may be banned).
  */
 import { describe } from 'vitest';
-import { crossCuttingTest, requirementTest } from '../src/conformance/requirement-test.js';
+import { crossCuttingTest, requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -13,7 +13,8 @@ import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal } from '../src/checks/daily-quota.js';
 import { PLAN_LIMITS } from '../src/run-config.js';
-import { burstInputsOf, observedWindowMs, runBurst } from '../src/session/burst.js';
+import { burstInputsOf, header, observedWindowMs, runBurst } from '../src/session/burst.js';
+import { judgeLimitProbe } from '../src/session/limit-probe.js';
 import { encodeProgress, progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -32,10 +33,37 @@ async function waitForNextWindow(ms: number, maxWaitMs: number, requests: number
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** RATE-006 on the request sent once the 429's Retry-After had passed. */
+function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): void {
+  t.cite(ex);
+  const value = throttledBy.response?.headers['retry-after'];
+  if (ex.retryOf === throttledBy.seq) t.observe(`judged exchange #${ex.seq}: the client's retry of the 429 of exchange #${throttledBy.seq}, sent once its Retry-After had passed`, ex);
+  const status = ex.response?.status;
+  if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
+  // The client's retry is the suite's own request, already judged as it arrived (session.ts): any
+  // answer but 429 means it was let through (a 404 to GET /pets/-1 is that request's right answer).
+  if (ex.retryOf === throttledBy.seq) return;
+  if (status === 429) t.record(checkRetryHonoured(throttledBy, ex));
+  else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
+}
+
 describe('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
+    const probe = client.limitProbe;
+    const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
+    if (probe !== undefined && tested !== undefined) {
+      const verdict = judgeLimitProbe(client.exchanges, probe, tested);
+      if (verdict.kind === 'over') return t.fail(verdict.message, probe);
+      if (verdict.kind === 'refused') {
+        t.observe(verdict.observation, probe);
+        progressNote(verdict.observation, client.stats.requests);
+        throttled = probe;
+        return t.cite(probe);
+      }
+      t.observe(`the run's own requests used up the window and the next (exchange #${probe.seq}) was served; the burst tells whether the limit is enforced`, probe);
+    }
     const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget()));
     if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
     const result = await runBurst(
@@ -60,6 +88,9 @@ describe('8 limits', () => {
   crossCuttingTest('RATE-006', is429, async (t) => {
     const throttledBy = throttled;
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
+    // The client's retry of the limit probe waited exactly Retry-After: it is the recovery check (a 429 to it is in the ledger).
+    const retried = t.session.client.exchanges.find((e) => e.retryOf === throttledBy.seq);
+    if (retried !== undefined) return judgeRecovery(t, throttledBy, retried);
     const retryAt = retryAfterPassesAt(throttledBy);
     const value = throttledBy.response?.headers['retry-after'];
     if (retryAt === undefined) return t.inconclusive(`the 429 of exchange ${throttledBy.seq} gave no usable Retry-After (RATE-005), so there is no moment to retry at`);
@@ -69,11 +100,7 @@ describe('8 limits', () => {
     }
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
-    t.cite(ex);
-    const status = ex.response?.status;
-    if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
-    if (status === 429) t.record(checkRetryHonoured(throttledBy, ex));
-    else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
+    judgeRecovery(t, throttledBy, ex);
   });
 
   requirementTest('RATE-007', async (t) => {

@@ -405,6 +405,91 @@ describe('429 handling', () => {
   });
 });
 
+describe('the limit probe', () => {
+  /** A server whose window is used up after the first request: 429 (Retry-After as given) from then on, unless it never enforces. */
+  async function usedUpWindow(clock: ReturnType<typeof fakeClock>, options: { limit?: string; retryAfter?: string; enforces?: boolean } = {}) {
+    return startServer((_req, res, n) => {
+      const window = { 'x-ratelimit-limit': options.limit ?? '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(clock.now() / 1000) + 30) };
+      if (n === 2 && options.enforces !== false) return json(res, 429, { code: 'rate', message: 'slow', status: 429 }, { ...window, 'retry-after': options.retryAfter ?? '0' });
+      json(res, 200, [], window);
+    });
+  }
+  const known = (advertised: number | undefined): boolean => advertised === 60;
+
+  it('sends the paced keyed request held by a used-up window at once, and retries its 429 exactly at Retry-After', async () => {
+    const clock = fakeClock();
+    const server = await usedUpWindow(clock);
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    const served = await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    // No wait for the window: only the exact Retry-After of 0 and the margin, no 1 s backoff.
+    expect(clock.slept).toEqual([250]);
+    expect(client.limitProbe?.seq).toBe(2);
+    expect(client.limitProbe?.response?.status).toBe(429);
+    expect(served).toMatchObject({ seq: 3, retryOf: 2, response: { status: 200 } });
+  });
+
+  it('is sent once per run: a probe that was served leaves normal pacing to hold the next send', async () => {
+    const clock = fakeClock();
+    const server = await usedUpWindow(clock, { enforces: false });
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(clock.slept).toEqual([]);
+    expect(client.limitProbe).toMatchObject({ seq: 2, response: { status: 200 } });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(clock.slept).toEqual([30_250]);
+    expect(client.limitProbe?.seq).toBe(2);
+  });
+
+  it('is never sent when the limit under test is unknown, nor without the option', async () => {
+    for (const limitProbe of [known, undefined]) {
+      const clock = fakeClock();
+      const server = await usedUpWindow(clock, { limit: '100', enforces: false });
+      const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, ...(limitProbe === undefined ? {} : { limitProbe }) });
+      await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+      await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+      expect(clock.slept).toEqual([30_250]);
+      expect(client.limitProbe).toBeUndefined();
+    }
+  });
+
+  it('is made only of a paced keyed send that takes the single retry: others leave it for the next such send', async () => {
+    const clock = fakeClock();
+    const server = await startServer((_req, res) => {
+      json(res, 200, [], { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(clock.now() / 1000) + 30) });
+    });
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    await client.send({ method: 'GET', path: '/pets', pace: false, purpose: 't' });
+    await client.send({ method: 'GET', path: '/pets', auth: 'none', purpose: 't' });
+    expect(clock.slept).toEqual([]);
+    // A caller that wants the raw 429 has no retry to be the recovery check: it waits for the window.
+    await client.send({ method: 'GET', path: '/pets', retryOn429: false, purpose: 't' });
+    expect(clock.slept).toEqual([30_250]);
+    expect(client.limitProbe).toBeUndefined();
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(client.limitProbe?.seq).toBe(5);
+    expect(clock.slept).toEqual([30_250]);
+  });
+
+  it('is not sent once the run has seen a 429', async () => {
+    const clock = fakeClock();
+    const server = await startServer((_req, res, n) => {
+      const window = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(clock.now() / 1000) + 30) };
+      if (n === 1) return json(res, 429, {}, { ...window, 'retry-after': '0' });
+      json(res, 200, [], window);
+    });
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    const before = clock.slept.length;
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(client.limitProbe).toBeUndefined();
+    expect(clock.slept.slice(before)).toHaveLength(1);
+    expect(clock.slept.at(-1)).toBeGreaterThan(25_000);
+  });
+});
+
 describe('budget', () => {
   it('throws BudgetExhaustedError without sending once maxRequests are spent', async () => {
     const server = await startServer((_req, res) => json(res, 200, []));

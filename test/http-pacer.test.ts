@@ -413,3 +413,46 @@ describe('unkeyed responses', () => {
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)).toBeUndefined();
   });
 });
+
+describe('the limit probe (the request over a used-up window)', () => {
+  it('is due for a paced keyed send when the server\'s own Remaining reached 0 and no 429 was seen', () => {
+    const pacer = new Pacer({});
+    observer(pacer)(200, windowHeaders('0', String(T0_SEC + 30)), T0);
+    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+  });
+
+  it('is not due for unpaced or unkeyed sends, with keyed requests in flight, or while Remaining is above 0', () => {
+    const pacer = new Pacer({});
+    const observe = observer(pacer);
+    observe(200, windowHeaders('1', String(T0_SEC + 30)), T0);
+    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(false);
+    observe(200, windowHeaders('0', String(T0_SEC + 30)), T0);
+    expect(pacer.atWindowLimit({ paced: false, keyed: true }, 0, T0)).toBe(false);
+    expect(pacer.atWindowLimit({ paced: true, keyed: false }, 0, T0)).toBe(false);
+    expect(pacer.atWindowLimit(PACED_KEYED, 1, T0)).toBe(false);
+  });
+
+  it('is not due once the run has seen a 429, nor with less than a second of the window left', () => {
+    const late = new Pacer({});
+    observer(late)(200, windowHeaders('0', String(T0_SEC + 1)), T0);
+    expect(late.atWindowLimit(PACED_KEYED, 0, T0 + 1)).toBe(false);
+    expect(late.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+
+    const throttled = new Pacer({});
+    const observe = observer(throttled);
+    observe(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
+    observe(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 2_000);
+    expect(throttled.atWindowLimit(PACED_KEYED, 0, T0 + 2_000)).toBe(false);
+  });
+
+  it('retries exactly at Retry-After, without the backoff the ordinary retry adds', () => {
+    const pacer = new Pacer({});
+    observer(pacer)(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
+    expect(pacer.holdBeforeExactRetry(T0)).toBe(MARGIN);
+    expect(pacer.holdBeforeRetry(T0)).toBe(1_000 + MARGIN);
+
+    const later = new Pacer({});
+    observer(later)(429, { 'retry-after': '3', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
+    expect(later.holdBeforeExactRetry(T0 + 1_000)).toBe(2_000 + MARGIN);
+  });
+});

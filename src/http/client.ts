@@ -47,6 +47,14 @@ export interface ClientOptions {
   deadlineAt?: number;
   /** Extra PEM CA, trusted in addition to the system roots. */
   ca?: string;
+  /**
+   * Whether the run may make its one limit probe, given the X-RateLimit-Limit last advertised:
+   * true when the limit under test is known and RATE-005 is selected. Then the first paced keyed
+   * send held only because the server's Remaining reached 0 is sent anyway, as the request over
+   * the limit, and a 429 to it is retried exactly at Retry-After (RATE-006's recovery check).
+   * Without it the client never sends into an exhausted window.
+   */
+  limitProbe?: (advertisedLimit: number | undefined) => boolean;
   onExchange?: (ex: Exchange) => void;
   onWait?: (ms: number, reason: string) => void;
   now?: () => number;
@@ -69,6 +77,8 @@ export interface ConformanceClient {
   readonly rateLimit: Readonly<RateLimitState>;
   /** Why the client stopped sending, once it has; every later send throws RunHaltedError. */
   readonly stopped: { reason: HaltReason; message: string } | undefined;
+  /** The run's limit probe (see ClientOptions.limitProbe), once it was sent: the request sent over the limit. */
+  readonly limitProbe: Exchange | undefined;
   remainingBudget(): number;
   /** Stop sending from now on: every later send throws RunHaltedError(reason). */
   stop(reason: HaltReason, message: string): void;
@@ -86,6 +96,7 @@ class Client implements ConformanceClient {
   private readonly maxRequests: number;
   private readonly deadlineAt: number | undefined;
   private readonly onExchange: ((ex: Exchange) => void) | undefined;
+  private readonly mayProbeLimit: ((advertisedLimit: number | undefined) => boolean) | undefined;
   private readonly onWait: ((ms: number, reason: string) => void) | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -102,6 +113,9 @@ class Client implements ConformanceClient {
   private consecutiveTransportFailures = 0;
   /** Keyed requests sent but not answered: the Remaining we last saw does not count them yet. */
   private inFlightKeyed = 0;
+  /** Once per run: set when the probe is decided, before it is sent, so no concurrent send makes a second. */
+  private probeUsed = false;
+  private probe: Exchange | undefined;
 
   constructor(options: ClientOptions) {
     const { origin, basePath } = parseBaseUrl(options.baseUrl);
@@ -118,6 +132,7 @@ class Client implements ConformanceClient {
     this.maxRequests = options.maxRequests;
     this.deadlineAt = options.deadlineAt;
     this.onExchange = options.onExchange;
+    this.mayProbeLimit = options.limitProbe;
     this.onWait = options.onWait;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -150,6 +165,10 @@ class Client implements ConformanceClient {
     return this.halted === undefined ? undefined : { reason: this.halted.reason, message: this.halted.message };
   }
 
+  get limitProbe(): Exchange | undefined {
+    return this.probe;
+  }
+
   remainingBudget(): number {
     return Math.max(0, this.maxRequests - this.counters.requests);
   }
@@ -171,13 +190,13 @@ class Client implements ConformanceClient {
     const prepared = this.prepare(req);
     this.assertUsable();
     if (this.counters.requests >= this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);
-    const hold = this.pacer.holdBeforeSend(
-      { paced: prepared.paced, keyed: prepared.mode === 'key', exactRetryAfter: prepared.exactRetryAfter },
-      this.inFlightKeyed,
-      this.now(),
-    );
-    if (hold !== undefined) await this.wait(hold.ms, hold.reason);
+    const send = { paced: prepared.paced, keyed: prepared.mode === 'key', exactRetryAfter: prepared.exactRetryAfter };
+    const hold = this.pacer.holdBeforeSend(send, this.inFlightKeyed, this.now());
+    // Only a send that takes the single retry: that retry is the probe's recovery check.
+    const probing = hold !== undefined && prepared.retryOn429 && this.probesLimit(send);
+    if (hold !== undefined && !probing) await this.wait(hold.ms, hold.reason);
     const first = await this.dispatch(prepared, undefined);
+    if (probing) this.probe = first;
     if (first.response?.status !== 429) return first;
 
     if (this.pacer.throttledTooOften) {
@@ -189,13 +208,23 @@ class Client implements ConformanceClient {
     }
     if (!prepared.retryOn429) return first;
 
-    await this.wait(this.pacer.holdBeforeRetry(this.now()), `429 on exchange ${first.seq}: waiting before the single retry`);
+    const retryHold = probing ? this.pacer.holdBeforeExactRetry(this.now()) : this.pacer.holdBeforeRetry(this.now());
+    await this.wait(retryHold, `429 on exchange ${first.seq}: waiting before the single retry`);
     this.counters.retries++;
     const second = await this.dispatch(prepared, first.seq);
     if (second.response?.status === 429) {
       throw this.halt('throttled', `the retry after Retry-After got 429 again (exchanges ${first.seq} and ${second.seq}); stopping so the key is not banned`);
     }
     return second;
+  }
+
+  /** Whether this held send is the run's one limit probe (see ClientOptions.limitProbe); decides it once. */
+  private probesLimit(send: { paced: boolean; keyed: boolean }): boolean {
+    if (this.probeUsed || this.mayProbeLimit === undefined) return false;
+    if (!this.pacer.atWindowLimit(send, this.inFlightKeyed, this.now())) return false;
+    if (!this.mayProbeLimit(this.pacer.state.limit)) return false;
+    this.probeUsed = true;
+    return true;
   }
 
   private assertUsable(): void {

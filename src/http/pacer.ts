@@ -46,6 +46,12 @@ const BACKOFF_CAP_MS = 32_000;
 /** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
 const MAX_CONSECUTIVE_429 = 2;
 const DIGITS = /^\d+$/;
+/**
+ * The limit probe needs this much of the window left: its retry (after a Retry-After of 0, at
+ * once) must still land in the window that refused it, or a Retry-After that ends too early would
+ * go unnoticed. Closer to Reset, waiting for the next window costs less than a second.
+ */
+const PROBE_MIN_WINDOW_LEFT_MS = 1_000;
 
 export class Pacer {
   private readonly maxWaitMs: number;
@@ -146,6 +152,28 @@ export class Pacer {
   holdBeforeRetry(now: number): number {
     const until = this.limits.retryAfterUntil ?? now;
     return Math.max(0, until - now) + WAIT_MARGIN_MS;
+  }
+
+  /**
+   * The wait before the retry of the limit probe: exactly the last 429's Retry-After, no backoff
+   * on top (after a Retry-After of 0, right away). That retry is RATE-006's recovery check, and a
+   * longer wait would hide a Retry-After that ends too early.
+   */
+  holdBeforeExactRetry(now: number): number {
+    const until = this.retryAfterExactUntil ?? this.limits.retryAfterUntil ?? now;
+    return Math.max(0, until - now) + WAIT_MARGIN_MS;
+  }
+
+  /**
+   * True when a send would be held only because the server's own Remaining reached 0 in this
+   * window: a paced keyed send, nothing keyed in flight, no 429 seen in the run and no Retry-After
+   * pending, and enough of the window left for the retry to land in it. Then the next request is
+   * the one over the limit, whoever sends it.
+   */
+  atWindowLimit(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): boolean {
+    if (!send.paced || !send.keyed || inFlightKeyed > 0 || this.throttledCount > 0) return false;
+    if ((this.limits.retryAfterUntil ?? 0) > now) return false;
+    return this.limits.remaining === 0 && this.resetAtMs !== undefined && this.resetAtMs - now >= PROBE_MIN_WINDOW_LEFT_MS;
   }
 
   /** Why a wait of `ms` must not be made (too long, or past the deadline); undefined when it may. */

@@ -83,7 +83,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
     latest = ex;
     const remaining = header(ex, 'x-ratelimit-remaining');
     if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
-    const event = tally.add(responseOf(ex));
+    const event = tally.add(burstResponseOf(ex));
     if (stop !== undefined && event.kind !== 'refused') return;
     if (event.kind === 'refused') {
       // The first 429 to arrive is the one the burst provoked; later ones were in flight already.
@@ -158,7 +158,7 @@ export function header(ex: Exchange, name: RateLimitHeader): number | undefined 
   return value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(value);
 }
 
-function responseOf(ex: Exchange): BurstResponse {
+export function burstResponseOf(ex: Exchange): BurstResponse {
   return {
     seq: ex.seq,
     status: ex.response?.status ?? 0,

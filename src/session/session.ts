@@ -21,6 +21,7 @@ import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
 import { ProbeLedger, type RefusalRequirement } from './probes.js';
 import { idOf } from './ids.js';
+import { limitFromPlan } from './burst-plan.js';
 
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
 const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
@@ -71,6 +72,8 @@ export class Session {
       maxWaitMs: config.maxWaitMs,
       ...(config.deadlineAt === undefined ? {} : { deadlineAt: config.deadlineAt }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
+      // The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit.
+      limitProbe: (advertised) => this.isSelected('RATE-005') && limitFromPlan(config.plan, advertised) !== undefined,
       onExchange: (ex) => {
         this.#inspect(ex);
         // Live count for the main side: a cancelled test's requests reach no test's meta.
