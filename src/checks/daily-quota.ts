@@ -6,7 +6,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { rateLimitValue } from './rate-limit-headers.js';
 import { checkRetryAfter } from './retry-after.js';
-import { serverTimeOf } from './server-time.js';
+import { serverTimeOf } from './response-date.js';
 import { violation, type Finding } from './finding.js';
 
 const REQ = 'RATE-007';

@@ -10,6 +10,12 @@ export function responseDateMs(ex: Exchange): number | undefined {
 /** Unix ms on the local clock at which the response arrived. */
 export const receivedAt = (ex: Exchange): number => ex.sentAt + ex.elapsedMs;
 
+/** The server's clock when it answered: its Date header, else the local time the answer arrived. */
+export function serverTimeOf(ex: Exchange): number {
+  const received = receivedAt(ex);
+  return parseHttpDateAnyForm(ex.response?.headers['date'], received)?.ms ?? received;
+}
+
 /** Unix ms on the local clock at which the response's Retry-After has passed; undefined without a usable one. */
 export function retryAfterPassesAt(ex: Exchange): number | undefined {
   if (ex.response === undefined) return undefined;

@@ -5,7 +5,7 @@
  * ends before the limit is reached earns one more try with more senders, then the burst stops.
  */
 import type { Exchange } from '../http/exchange.js';
-import { serverTimeOf } from '../checks/server-time.js';
+import { receivedAt, serverTimeOf } from '../checks/response-date.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
@@ -166,6 +166,6 @@ export function burstResponseOf(ex: Exchange): BurstResponse {
     remaining: header(ex, 'x-ratelimit-remaining'),
     reset: header(ex, 'x-ratelimit-reset'),
     sentAt: ex.sentAt,
-    receivedAt: ex.sentAt + ex.elapsedMs,
+    receivedAt: receivedAt(ex),
   };
 }
