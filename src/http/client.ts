@@ -55,6 +55,8 @@ export interface ClientOptions {
    * Without it the client never sends into an exhausted window.
    */
   limitProbe?: (advertisedLimit: number | undefined) => boolean;
+  /** Called as each request goes out, with the count sent so far: an answer may never arrive (abort, hung server). */
+  onSend?: (requests: number) => void;
   onExchange?: (ex: Exchange) => void;
   onWait?: (ms: number, reason: string) => void;
   now?: () => number;
@@ -95,6 +97,7 @@ export function createClient(options: ClientOptions): ConformanceClient {
 class Client implements ConformanceClient {
   private readonly maxRequests: number;
   private readonly deadlineAt: number | undefined;
+  private readonly onSend: ((requests: number) => void) | undefined;
   private readonly onExchange: ((ex: Exchange) => void) | undefined;
   private readonly mayProbeLimit: ((advertisedLimit: number | undefined) => boolean) | undefined;
   private readonly onWait: ((ms: number, reason: string) => void) | undefined;
@@ -131,6 +134,7 @@ class Client implements ConformanceClient {
     }
     this.maxRequests = options.maxRequests;
     this.deadlineAt = options.deadlineAt;
+    this.onSend = options.onSend;
     this.onExchange = options.onExchange;
     this.mayProbeLimit = options.limitProbe;
     this.onWait = options.onWait;
@@ -261,6 +265,7 @@ class Client implements ConformanceClient {
     }
     const seq = ++this.seq;
     const sentAt = this.now();
+    this.onSend?.(this.counters.requests);
     const started = performance.now();
     const outcome = await this.transport.send(p);
     if (keyed) this.inFlightKeyed--;

@@ -74,11 +74,10 @@ export class Session {
       ...(config.ca === undefined ? {} : { ca: config.ca }),
       // The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit.
       limitProbe: (advertised) => this.isSelected('RATE-005') && limitFromPlan(config.plan, advertised) !== undefined,
-      onExchange: (ex) => {
-        this.#inspect(ex);
-        // Live count for the main side: a cancelled test's requests reach no test's meta.
-        console.info(encodeProgress({ kind: 'requests', requests: ex.seq }));
-      },
+      // Live count for the main side, taken as each request leaves: a cancelled test's requests
+      // reach no test's meta, and one in flight at the abort may never be answered.
+      onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
+      onExchange: (ex) => this.#inspect(ex),
       onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
     });
   }
