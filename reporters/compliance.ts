@@ -37,9 +37,9 @@ export class ComplianceReporter implements Reporter {
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
-    const event = decodeProgress(log.content);
-    if (event !== undefined) this.#listener.onProgress?.(event);
-    else this.#listener.onOutput?.(log.content);
+    const { events, output } = decodeProgress(log.content);
+    for (const event of events) this.#listener.onProgress?.(event);
+    if (output !== '') this.#listener.onOutput?.(output);
   }
 
   onTestCaseResult(testCase: TestCase): void {

@@ -23,8 +23,24 @@ export function progressNote(message: string, requests: number, always = false):
   console.info(encodeProgress({ kind: 'note', message, requests, ...(always ? { always } : {}) }));
 }
 
-/** The event a console line carries, or undefined for an ordinary line. */
-export function decodeProgress(line: string): ProgressEvent | undefined {
+/**
+ * The events a console log carries, and the ordinary output around them. vitest batches the
+ * lines a worker writes in one tick into one log, so a log is split into lines before decoding:
+ * read whole, a note followed at once by a request's count was lost.
+ */
+export function decodeProgress(content: string): { events: ProgressEvent[]; output: string } {
+  const events: ProgressEvent[] = [];
+  const rest: string[] = [];
+  for (const line of content.split('\n')) {
+    const event = decodeLine(line);
+    if (event === undefined) rest.push(line);
+    else events.push(event);
+  }
+  const output = rest.join('\n');
+  return { events, output: events.length > 0 && output.trim() === '' ? '' : output };
+}
+
+function decodeLine(line: string): ProgressEvent | undefined {
   if (!line.startsWith(PROGRESS_TAG)) return undefined;
   try {
     return JSON.parse(line.slice(PROGRESS_TAG.length).trim()) as ProgressEvent;
