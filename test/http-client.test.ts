@@ -365,6 +365,37 @@ describe('429 handling', () => {
     expect(server.seen.length).toBe(2);
   });
 
+  it('after a retry at Retry-After is refused again, waits for a Reset still ahead and tries once more, once per run', async () => {
+    const clock = fakeClock();
+    const resetS = Math.floor(clock.now() / 1000) + 10;
+    const refused = new Set([1, 2, 4, 5]);
+    const server = await startServer((_req, res, n) =>
+      refused.has(n) ? json(res, 429, {}, { 'retry-after': '0', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetS + (n > 3 ? 60 : 0)) }) : json(res, 200, []),
+    );
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep });
+    const ex = await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(ex.response?.status).toBe(200);
+    expect(ex.retryOf).toBe(2);
+    // The retry after the 1 s backoff floor (Retry-After 0); then on to the Reset, 10 s after
+    // the start (later than the grown 2 s backoff), + 250 ms.
+    expect(clock.slept).toEqual([1_250, 9_000]);
+    expect(client.stats).toMatchObject({ requests: 3, retries: 2, throttled: 2 });
+    // The same again later in the run: no second wait for the Reset, the run stops.
+    await expect(client.send({ method: 'GET', path: '/pets', purpose: 't' })).rejects.toMatchObject({ code: 'PC_HALTED', reason: 'throttled' });
+    expect(server.seen.length).toBe(5);
+  });
+
+  it('halts after a third 429 at the Reset, having sent exactly 3 requests', async () => {
+    const clock = fakeClock();
+    const resetS = Math.floor(clock.now() / 1000) + 3;
+    const server = await startServer((_req, res) => json(res, 429, {}, { 'retry-after': '0', 'x-ratelimit-reset': String(resetS) }));
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep });
+    await expect(client.send({ method: 'GET', path: '/pets', purpose: 't' })).rejects.toMatchObject({ code: 'PC_HALTED', reason: 'throttled', message: /exchanges 1, 2 and 3/ });
+    expect(server.seen.length).toBe(3);
+    await expect(client.send({ method: 'GET', path: '/pets', purpose: 't' })).rejects.toBeInstanceOf(RunHaltedError);
+    expect(server.seen.length).toBe(3);
+  });
+
   it('halts instead of waiting a Retry-After longer than maxWaitMs', async () => {
     const clock = fakeClock();
     const server = await startServer((_req, res) => json(res, 429, {}, { 'retry-after': '3600' }));
@@ -402,6 +433,22 @@ describe('429 handling', () => {
     expect(second.response?.status).toBe(429);
     await expect(client.send({ method: 'GET', path: '/pets', purpose: 't' })).rejects.toBeInstanceOf(RunHaltedError);
     expect(server.seen.length).toBe(2);
+  });
+
+  it('with retryOn429 false, a second 429 with a Reset ahead: returned as evidence, the next send waits for the Reset', async () => {
+    const clock = fakeClock();
+    const resetS = Math.floor(clock.now() / 1000) + 30;
+    const server = await startServer((_req, res, n) => (n <= 2 ? json(res, 429, {}, { 'retry-after': '0', 'x-ratelimit-reset': String(resetS) }) : json(res, 200, [])));
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep });
+    await client.send({ method: 'GET', path: '/pets', pace: false, retryOn429: false, purpose: 't' });
+    const second = await client.send({ method: 'GET', path: '/pets', retryOn429: false, purpose: 't' });
+    expect(second.response?.status).toBe(429);
+    const before = clock.now();
+    const after = await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(after.response?.status).toBe(200);
+    expect(clock.now()).toBe(resetS * 1000 + 250);
+    expect(clock.now()).toBeGreaterThan(before);
+    expect(server.seen.length).toBe(3);
   });
 });
 

@@ -165,6 +165,17 @@ export class Pacer {
   }
 
   /**
+   * After 429s in a row, the server's other instruction: hold every send until the window's
+   * X-RateLimit-Reset (and no earlier than the backoff). False when no Reset lies ahead, so the
+   * caller stops instead.
+   */
+  holdUntilReset(now: number): boolean {
+    if (this.resetAtMs === undefined || this.resetAtMs <= now) return false;
+    this.limits.retryAfterUntil = Math.max(this.resetAtMs, this.limits.retryAfterUntil ?? 0);
+    return true;
+  }
+
+  /**
    * True when a send would be held only because the server's own Remaining reached 0 in this
    * window: a paced keyed send, nothing keyed in flight, no 429 seen in the run and no Retry-After
    * pending, and enough of the window left for the retry to land in it. Then the next request is
