@@ -53,6 +53,7 @@ describe('runConformance', () => {
     ['a budget of zero', { maxRequests: 0 }, /maxRequests must be an integer between 1/],
     ['a fractional timeout', { timeoutMs: 1.5 }, /timeoutMs must be an integer/],
     ['an unknown plan', { plan: 'gold' as ConformanceOptions['plan'] }, /--plan must be one of/],
+    ['the daily quota without the budget for it', { exhaustDailyQuota: true, plan: 'free', maxRequests: 1_000 }, /needs --max-requests of at least 1400/],
   ])('refuses %s with ConformanceUsageError (exitCode 2) before sending anything', async (_name, options, message) => {
     const before = server.requests;
     const error: unknown = await runConformance(options).catch((e: unknown) => e);

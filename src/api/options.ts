@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { ProgressListener } from '../../reporters/compliance.js';
 import { selectRequirements } from '../catalog.js';
-import type { PlanName, RunConfig } from '../run-config.js';
+import { PLAN_LIMITS, type PlanName, type RunConfig } from '../run-config.js';
 
 export class ConformanceUsageError extends Error {
   readonly exitCode = 2;
@@ -80,6 +80,22 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
+/** Requests a run takes besides using up the day (the default budget). */
+const RUN_REQUESTS = 400;
+
+/** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
+export function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
+  // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
+  const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
+  if (known === undefined) return;
+  const needed = PLAN_LIMITS[known].perDay + RUN_REQUESTS;
+  if (maxRequests < needed) {
+    throw new ConformanceUsageError(
+      `--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${RUN_REQUESTS} for the run), got ${maxRequests}`,
+    );
+  }
+}
+
 /** Defaults filled in and every value checked; throws ConformanceUsageError on the first mistake. */
 export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) throw new ConformanceUsageError('the options must be an object');
@@ -99,6 +115,8 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   } catch (error) {
     throw new ConformanceUsageError(`--only: ${(error as Error).message}`);
   }
+  const maxRequests = integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1);
+  if (options.exhaustDailyQuota === true) checkDailyQuotaBudget(options.plan, baseUrl, maxRequests);
   return {
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined ? {} : { apiKey }),
@@ -106,7 +124,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     only,
     selected,
     readOnly: options.readOnly ?? DEFAULTS.readOnly,
-    maxRequests: integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1),
+    maxRequests,
     seed: integer('seed', options.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
     maxWaitMs: integer('maxWaitMs', options.maxWaitMs, DEFAULTS.maxWaitMs, 0, 3_600_000),

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
-import { PLAN_LIMITS, type PlanName } from '../run-config.js';
-import { ConformanceUsageError, validateBaseUrl } from '../api/options.js';
+import type { PlanName } from '../run-config.js';
+import { checkDailyQuotaBudget, ConformanceUsageError, validateBaseUrl } from '../api/options.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
@@ -139,20 +139,6 @@ function diffCommand(files: readonly string[], format: string | undefined, outpu
   if (format !== undefined && format !== 'text' && format !== 'markdown') throw new UsageError(`--format must be text or markdown, got "${format}"`);
   if (output === '') throw new UsageError('--output needs a file name');
   return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
-}
-
-/** Requests a run takes besides using up the day (the default budget). */
-const RUN_REQUESTS = 400;
-
-/** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
-function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
-  // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
-  const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
-  if (known === undefined) return;
-  const needed = PLAN_LIMITS[known].perDay + RUN_REQUESTS;
-  if (maxRequests < needed) {
-    throw new UsageError(`--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${RUN_REQUESTS} for the run), got ${maxRequests}`);
-  }
 }
 
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
