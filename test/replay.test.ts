@@ -11,6 +11,7 @@ import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
 import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { replaySchemaErrors } from './support/replay-schema.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 const keys = { [KEY]: 'free' as const };
@@ -161,9 +162,11 @@ describe('replay re-sends the exchanges behind each failure', () => {
     const again = await replayAgainst(file, mutant);
     expect(again.result.stdout).toMatch(still);
     expect(again.result.code).toBe(1);
+    expect(replaySchemaErrors(again.replayJson)).toEqual([]);
     const repaired = await replayAgainst(file, await serve(undefined));
     expect(repaired.result.stdout).toMatch(fixed);
     expect(repaired.result.code).toBe(0);
+    expect(replaySchemaErrors(repaired.replayJson)).toEqual([]);
     return { file, first, again };
   }
 
@@ -218,5 +221,16 @@ describe('replay re-sends the exchanges behind each failure', () => {
     const elsewhere = await replayAgainst(file, await serve(byName('unknown-id-first-pet')));
     expect(elsewhere.result.stdout).toMatch(/ERR-001\s+could not tell\n\s+GET \/pets\/\d+ \(re-send of #\d+ as #\d+\): answered 200 where the run saw 404/);
     expect(elsewhere.result.code).toBe(2);
+  });
+});
+
+describe('schemas/replay.schema.json', () => {
+  it('rejects a record with an unknown verdict, a malformed id or a missing field', () => {
+    const record = { report: 'r.json', results: [{ id: 'RATE-001', level: 'must', verdict: 'fixed', details: [] }], createdPetIds: [], exchanges: [] };
+    expect(replaySchemaErrors(JSON.stringify(record))).toEqual([]);
+    expect(replaySchemaErrors(JSON.stringify({ ...record, results: [{ ...record.results[0], verdict: 'maybe' }] }))).not.toEqual([]);
+    expect(replaySchemaErrors(JSON.stringify({ ...record, results: [{ ...record.results[0], id: 'rate-1' }] }))).not.toEqual([]);
+    const { createdPetIds: _dropped, ...withoutIds } = record;
+    expect(replaySchemaErrors(JSON.stringify(withoutIds))).not.toEqual([]);
   });
 });
