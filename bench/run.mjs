@@ -6,13 +6,14 @@
 //   unless BENCH_SLOW_RUNS is set)
 //
 // Embedded: process start to exit of `petstore-conformance` against the embedded reference
-// server; peak memory is the process's max RSS (worker threads included) from /usr/bin/time.
+// server; peak memory is the process's max RSS (worker threads included) from scripts/max-rss.mjs.
 // Free plan: a reference server configured like a Free key with a real 60-second window
 // (60/min, 1,000/day) and a realistic staging store of 150 pets; the CLI runs against it with
 // --plan free.
 // Slow target: a reference server that takes 80 ms per response with a 3-second window, where
 // only a concurrent burst can use a window up (issue 12); --plan free.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
+const MAX_RSS = fileURLToPath(new URL('../scripts/max-rss.mjs', import.meta.url));
+/** The node flags of the CLI's `#!/usr/bin/env -S node ...` line. */
+const CLI_NODE_FLAGS = readFileSync(CLI, 'utf8').split('\n', 1)[0].split(/\s+/).filter((word) => word.startsWith('--'));
 const EMBEDDED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 3);
 const SLOW_RUNS = Number(process.env.BENCH_SLOW_RUNS ?? FREE_RUNS);
@@ -30,7 +34,7 @@ function median(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs the CLI under /usr/bin/time; returns wall ms, peak RSS in MB, exit code and the report. */
+/** Runs the CLI under scripts/max-rss.mjs; returns wall ms, peak RSS in MB, exit code and the report. */
 async function runCli(args, env = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
   try {
@@ -42,21 +46,20 @@ async function runCli(args, env = {}) {
 
 async function measure(dir, args, env) {
   const started = performance.now();
-  const { code, stderr } = await new Promise((resolve, reject) => {
-    // The CLI is started as its bin is, so the V8 flags of its first line apply.
-    const child = spawn('/usr/bin/time', ['-f', 'MAXRSS_KB=%M', CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
+  const rssFile = join(dir, 'max-rss');
+  const code = await new Promise((resolve, reject) => {
+    // With the V8 flags of the CLI's first line, as when it is started as its bin.
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, MAX_RSS, rssFile, CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
       env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'ignore', 'ignore'],
     });
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('close', (c) => resolve({ code: c, stderr: err }));
+    child.on('close', resolve);
   });
   const wallMs = performance.now() - started;
-  const rss = /MAXRSS_KB=(\d+)/.exec(stderr);
+  const rssKb = Number((await readFile(rssFile, 'utf8').catch(() => '')).trim());
   const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-  return { code, wallMs, peakMb: rss ? Number(rss[1]) / 1024 : NaN, report };
+  return { code, wallMs, peakMb: rssKb > 0 ? rssKb / 1024 : NaN, report };
 }
 
 const exercised = (report) => report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').length;

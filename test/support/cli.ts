@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+/** Runs a program and writes its peak memory (KiB) to a file: `runCli(..., [MAX_RSS, file])`. */
+export const MAX_RSS = fileURLToPath(new URL('../../scripts/max-rss.mjs', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -14,12 +16,11 @@ export interface CliResult {
   ms: number;
 }
 
-/** `wrapper`: a command the CLI runs under, e.g. ['/usr/bin/time', '-f', '%M', '-o', file]. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, wrapper: readonly string[] = []): Promise<CliResult> {
+/** `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory. */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, before: readonly string[] = []): Promise<CliResult> {
   const started = performance.now();
-  const [command, ...prefix] = [...wrapper, process.execPath];
   return new Promise((resolve, reject) => {
-    const child = spawn(command ?? process.execPath, [...prefix, CLI, ...args], {
+    const child = spawn(process.execPath, [...before, CLI, ...args], {
       // TMPDIR passes through so the CLI's own temporary files land where the run's leftover check looks.
       env: { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
