@@ -215,19 +215,22 @@ class Client implements ConformanceClient {
     if (!prepared.retryOn429) return first;
 
     const retryHold = probing ? this.pacer.holdBeforeExactRetry(this.now()) : this.pacer.holdBeforeRetry(this.now());
-    await this.wait(retryHold, `429 on exchange ${first.seq}: waiting before the single retry`);
-    this.counters.retries++;
-    const second = await this.dispatch(prepared, first.seq);
+    const second = await this.retry(prepared, first, retryHold, `429 on exchange ${first.seq}: waiting before the single retry`);
     if (second.response?.status !== 429) return second;
     const halted = this.waitForResetInstead(`the retry after Retry-After got 429 again (exchanges ${first.seq} and ${second.seq})`);
     if (halted !== undefined) throw halted;
-    await this.wait(this.pacer.holdBeforeRetry(this.now()), `429 again on exchange ${second.seq}: waiting for X-RateLimit-Reset before one last try`);
-    this.counters.retries++;
-    const third = await this.dispatch(prepared, second.seq);
+    const third = await this.retry(prepared, second, this.pacer.holdBeforeRetry(this.now()), `429 again on exchange ${second.seq}: waiting for X-RateLimit-Reset before one last try`);
     if (third.response?.status === 429) {
       throw this.halt('throttled', `429 again after waiting for X-RateLimit-Reset (exchanges ${first.seq}, ${second.seq} and ${third.seq}); stopping so the key is not banned`);
     }
     return third;
+  }
+
+  /** Waits, then sends the request again as a retry of `refused`. */
+  private async retry(prepared: PreparedRequest, refused: Exchange, holdMs: number, reason: string): Promise<Exchange> {
+    await this.wait(holdMs, reason);
+    this.counters.retries++;
+    return this.dispatch(prepared, refused.seq);
   }
 
   /**
