@@ -80,18 +80,16 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
-/** Requests a run takes besides using up the day (the default budget). */
-const RUN_REQUESTS = 400;
-
 /** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
 export function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
   // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
   const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
   if (known === undefined) return;
-  const needed = PLAN_LIMITS[known].perDay + RUN_REQUESTS;
+  // A run besides using up the day takes up to the default budget.
+  const needed = PLAN_LIMITS[known].perDay + DEFAULTS.maxRequests;
   if (maxRequests < needed) {
     throw new ConformanceUsageError(
-      `--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${RUN_REQUESTS} for the run), got ${maxRequests}`,
+      `--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${DEFAULTS.maxRequests} for the run), got ${maxRequests}`,
     );
   }
 }

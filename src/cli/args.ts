@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { PlanName } from '../run-config.js';
-import { checkDailyQuotaBudget, ConformanceUsageError, validateBaseUrl } from '../api/options.js';
+import { checkDailyQuotaBudget, ConformanceUsageError, DEFAULTS, validateBaseUrl } from '../api/options.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
@@ -91,9 +91,9 @@ Options:
   --reporter <names>     Comma-separated: ${REPORTERS.join(', ')} (default json,junit,markdown,html)
   --seed <int>           Seed for property-based tests; replays a run
   --read-only            Send no POST; write-dependent requirements become inconclusive
-  --max-requests <n>     Run-wide request budget (default 400)
-  --timeout <ms>         Per-request timeout (default 10000)
-  --max-wait <s>         Longest wait on the target's rate limit before stopping (default 65)
+  --max-requests <n>     Run-wide request budget (default ${DEFAULTS.maxRequests})
+  --timeout <ms>         Per-request timeout (default ${DEFAULTS.timeoutMs})
+  --max-wait <s>         Longest wait on the target's rate limit before stopping (default ${DEFAULTS.maxWaitMs / 1000})
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
@@ -213,9 +213,9 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     reporters,
     seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly: v['read-only'] === true,
-    maxRequests: integer('max-requests', v['max-requests'], 400, 1),
-    timeoutMs: integer('timeout', v.timeout, 10_000, 1, 600_000),
-    maxWaitMs: integer('max-wait', v['max-wait'], 65, 0, 3_600) * 1000,
+    maxRequests: integer('max-requests', v['max-requests'], DEFAULTS.maxRequests, 1),
+    timeoutMs: integer('timeout', v.timeout, DEFAULTS.timeoutMs, 1, 600_000),
+    maxWaitMs: integer('max-wait', v['max-wait'], DEFAULTS.maxWaitMs / 1000, 0, 3_600) * 1000,
     ...(v.deadline === undefined ? {} : { deadlineMs: integer('deadline', v.deadline, 0, 1, 86_400) * 1000 }),
     only: list(v.only),
     ...(plan === undefined ? {} : { plan: plan as PlanName }),
