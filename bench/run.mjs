@@ -75,17 +75,23 @@ for (let i = 0; i < EMBEDDED_RUNS; i++) {
   embedded.push(r);
 }
 
-const free = [];
-for (let i = 0; i < FREE_RUNS; i++) {
-  const server = await startReferenceServer({ windowSeconds: 60, pets: 150 });
-  try {
-    const r = await runCli(['--base-url', server.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: server.keys.free });
-    if (r.code !== 0) console.error(`free-plan run ${i + 1} exited ${r.code}`);
-    free.push(r);
-  } finally {
-    await server.close();
+/** `count` CLI runs with --plan free, each against a fresh reference server started with `server`. */
+async function runsAgainst(label, count, server) {
+  const runs = [];
+  for (let i = 0; i < count; i++) {
+    const target = await startReferenceServer(server);
+    try {
+      const r = await runCli(['--base-url', target.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: target.keys.free });
+      if (r.code !== 0) console.error(`${label} run ${i + 1} exited ${r.code}`);
+      runs.push(r);
+    } finally {
+      await target.close();
+    }
   }
+  return runs;
 }
+
+const free = await runsAgainst('free-plan', FREE_RUNS, { windowSeconds: 60, pets: 150 });
 
 /**
  * Requests RATE-005's burst spent, from its observation ("burst: N requests spent ..."); 0 when the
@@ -104,17 +110,7 @@ function verdicts(runs) {
   return [...seen].join(' / ');
 }
 
-const slow = [];
-for (let i = 0; i < SLOW_RUNS; i++) {
-  const server = await startReferenceServer({ windowSeconds: 3, behaviour: { delayMs: () => 80 } });
-  try {
-    const r = await runCli(['--base-url', server.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: server.keys.free });
-    if (r.code !== 0) console.error(`slow-target run ${i + 1} exited ${r.code}`);
-    slow.push(r);
-  } finally {
-    await server.close();
-  }
-}
+const slow = await runsAgainst('slow-target', SLOW_RUNS, { windowSeconds: 3, behaviour: { delayMs: () => 80 } });
 
 const total = (runs) => runs[0]?.report.requirements.length ?? 0;
 console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
