@@ -153,7 +153,7 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const server = await serve(hugeBody.start({ bytes: 300 * MB }));
     const rssFile = join(await tempDir('rss'), 'rss');
     const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [MAX_RSS, rssFile]);
-    const peakKb = Number((await readFile(rssFile, 'utf8')).trim().split('\n').at(-1));
+    const peakKb = Number((await readFile(rssFile, 'utf8')).trim());
     expect(peakKb).toBeGreaterThan(10 * 1024); // a reading, not an empty file
     expect(peakKb * 1024).toBeLessThan(300 * MB);
     expect(run.code, run.stderr).toBe(1); // it also answers 200 where 401, 404, 400 are due
