@@ -4,7 +4,7 @@
  * matches the plan) and RATE-008's plausible Limit, judged on one response.
  */
 import type { Exchange } from '../http/exchange.js';
-import { parseHttpDateAnyForm } from '../http/retry-after.js';
+import { receivedAt, responseDateMs } from './response-date.js';
 import { PLAN_LIMITS, type PlanName } from '../run-config.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
@@ -81,14 +81,12 @@ function judgeReset(ex: Exchange): ResetJudgement | undefined {
   if (reset === undefined) return undefined;
   const resetMs = Number(reset) * 1000;
   // The Date header is the server's own clock; it is only a reference here, so obsolete date forms are accepted.
-  const dateMs = parseHttpDateAnyForm(ex.response?.headers['date'], ex.sentAt)?.ms;
+  const dateMs = responseDateMs(ex);
+  const localMs = receivedAt(ex);
   const reference =
     dateMs !== undefined
       ? { ms: dateMs, from: 'its Date header', lower: dateMs - EARLY_MS, upper: dateMs + LATE_MS + DATE_RESOLUTION_MS }
-      : (() => {
-          const ms = ex.sentAt + ex.elapsedMs;
-          return { ms, from: 'the local clock (no Date header)', lower: ms - EARLY_MS - CLOCK_SKEW_MS, upper: ms + LATE_MS + CLOCK_SKEW_MS };
-        })();
+      : { ms: localMs, from: 'the local clock (no Date header)', lower: localMs - EARLY_MS - CLOCK_SKEW_MS, upper: localMs + LATE_MS + CLOCK_SKEW_MS };
   return { reset, resetMs, reference, ok: resetMs >= reference.lower && resetMs <= reference.upper };
 }
 

@@ -41,7 +41,7 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   if (!keyedPair(earlier, later)) return [];
   // Requests in flight together (a concurrent burst) reach the server in either order: only a
   // pair whose first answer had arrived before the second was sent has an order to judge.
-  if (earlier.sentAt + earlier.elapsedMs > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
+  if (receivedAt(earlier) > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');

@@ -1,6 +1,7 @@
 /** RATE-005's format part: every 429 carries a Retry-After that parses as delta-seconds or an HTTP-date. */
 import type { Exchange } from '../http/exchange.js';
-import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
+import { parseRetryAfter } from '../http/retry-after.js';
+import { serverTimeOf } from './response-date.js';
 import { excerpt } from './text.js';
 import { observation, violation, type Finding } from './finding.js';
 
@@ -14,8 +15,7 @@ export function checkRetryAfter(ex: Exchange): Finding[] {
     return [violation(REQ, 'Received a 429 without Retry-After / Expected Retry-After as delta-seconds or an HTTP-date', ex.seq)];
   }
   // An HTTP-date is relative to the server's clock; the local clock stands in when there is no Date.
-  const now = parseHttpDateAnyForm(response.headers['date'], ex.sentAt)?.ms ?? ex.sentAt + ex.elapsedMs;
-  const parsed = parseRetryAfter(value, now);
+  const parsed = parseRetryAfter(value, serverTimeOf(ex));
   if (parsed === undefined) {
     return [violation(REQ, `Received Retry-After ${JSON.stringify(excerpt(value, 60))} / Expected delta-seconds (e.g. 30) or an HTTP-date`, ex.seq)];
   }
