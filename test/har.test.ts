@@ -30,7 +30,7 @@ interface Har {
       startedDateTime: string;
       time: number;
       comment: string;
-      request: { method: string; url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string } };
+      request: { method: string; url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string; comment?: string }; bodySize: number };
       response: { status: number; headers: Array<{ name: string; value: string }>; content: { size: number; text?: string; comment?: string }; _error?: string };
       timings: Record<string, number>;
     }>;
@@ -58,6 +58,19 @@ describe('renderHar on a report with an exchange log', () => {
     expect(third?.comment).toBe('#3 LIST-003: retry after the 429 of #2');
     expect(fourth).toMatchObject({ comment: '#4 GET-002: no response: timed out', response: { status: 0, _error: 'timed out' } });
     expect(reportSchemaErrors(withLog([long, throttled, retry, failed]))).toEqual([]);
+  });
+
+  it('says when the client stopped reading a response at its cap, and keeps a request body cut', async () => {
+    const capped = loggedExchange(makeExchange({ seq: 1, body: 'y'.repeat(1_500), truncated: true }));
+    const post = makeExchange({ seq: 2, method: 'POST', status: 400 });
+    post.request = { ...post.request, body: `{"name":"${'é'.repeat(3_000)}"}`, headers: { ...post.request.headers, 'content-type': 'application/json' } };
+    const har = JSON.parse(renderHar(withLog([capped, loggedExchange(post)]))) as Har;
+    expect(await harErrors(har)).toEqual([]);
+    expect(har.log.entries[0]?.response.content.comment).toBe('the client stopped reading at its body cap: the server sent more than these 1500 bytes');
+    const sent = har.log.entries[1]?.request;
+    expect(sent?.postData?.text).toHaveLength(2_000);
+    expect(sent?.bodySize).toBe(Buffer.byteLength(post.request.body ?? ''));
+    expect(sent?.postData?.comment).toMatch(/^body cut to its first 2000 characters of 6011 bytes/);
   });
 
   it('renders a report without the log as an archive with no entries that says why', () => {
@@ -140,8 +153,9 @@ describe('a run with --reporter har against the reference server', () => {
     for (const e of entries) expect(e.comment).toMatch(/^#\d+ (preflight|census|bracket|[A-Z]+-\d{3})/);
   });
 
-  it('contains no key: the Authorization header reads as in report.json', () => {
+  it('contains no key: the Authorization header reads as in report.json', async () => {
     expect(harText).not.toContain(key);
+    expect(await readFile(join(dir, 'report.json'), 'utf8')).not.toContain(key);
     const keyed = har.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name === 'authorization' && h.value.startsWith('Bearer <')));
     expect(keyed.length).toBeGreaterThan(0);
     for (const h of keyed) expect(h.value).toBe('Bearer <redacted>');
