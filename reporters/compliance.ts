@@ -7,6 +7,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { TestOutcome } from '../src/report/build.js';
+import type { LoggedExchange } from '../src/report/types.js';
 import type { ConformanceMeta } from '../src/conformance/meta.js';
 import { decodeProgress, type ProgressEvent } from '../src/conformance/progress.js';
 
@@ -25,6 +26,8 @@ function firstLine(text: string): string {
 export class ComplianceReporter implements Reporter {
   readonly outcomes: TestOutcome[] = [];
   readonly errors: string[] = [];
+  /** The run's exchange log, as the worker sent it (only when the run keeps one): in completion order. */
+  readonly exchanges: LoggedExchange[] = [];
   readonly #listener: ProgressListener;
 
   constructor(listener: ProgressListener = {}) {
@@ -38,7 +41,10 @@ export class ComplianceReporter implements Reporter {
 
   onUserConsoleLog(log: UserConsoleLog): void {
     const { events, output } = decodeProgress(log.content);
-    for (const event of events) this.#listener.onProgress?.(event);
+    for (const event of events) {
+      if (event.kind === 'exchange') this.exchanges.push(event.exchange);
+      else this.#listener.onProgress?.(event);
+    }
     if (output !== '') this.#listener.onOutput?.(output);
   }
 

@@ -12,6 +12,7 @@ export type * from './report/types.js';
 export { exitCodeOf } from './report/build.js';
 export { RENDERERS, type FormatName, type Renderer } from './report/renderers.js';
 export { renderEarl } from './report/render/earl.js';
+export { renderHar } from './report/render/har.js';
 export { renderHtml } from './report/render/html.js';
 export { renderJunit } from './report/render/junit.js';
 export { renderMarkdown } from './report/render/markdown.js';

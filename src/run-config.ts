@@ -34,6 +34,8 @@ export interface RunConfig {
   ca?: string;
   /** RATE-007 opt-in (--exhaust-daily-quota): use up the key's daily quota. */
   exhaustDailyQuota?: boolean;
+  /** Send every exchange to the main side as it completes, for Report.exchanges (--reporter har). */
+  exchangeLog?: boolean;
 }
 
 declare module 'vitest' {

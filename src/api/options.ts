@@ -42,6 +42,11 @@ export interface ConformanceOptions {
   ca?: string;
   /** RATE-007: use up the key's whole daily quota to see it enforced (a key made for the test only). */
   exhaustDailyQuota?: boolean;
+  /**
+   * Keep every exchange of the run in the report (`exchanges`: send order, key redacted, bodies cut
+   * at 2,000 characters), what `renderHar` needs. Default false: the report holds evidence only.
+   */
+  exchangeLog?: boolean;
   /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
   signal?: AbortSignal;
   /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
@@ -51,7 +56,7 @@ export interface ConformanceOptions {
 }
 
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
-  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota'> & {
+  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota' | 'exchangeLog'> & {
     only: string[];
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
@@ -132,5 +137,6 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.progress === undefined ? {} : { progress: options.progress }),
     ...(options.replay === undefined ? {} : { replay: options.replay }),
     ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+    ...(options.exchangeLog === true ? { exchangeLog: true } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
 import { loadCatalog } from '../catalog.js';
 import type { RunConfig } from '../run-config.js';
 import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
-import type { Report } from '../report/types.js';
+import type { LoggedExchange, Report } from '../report/types.js';
 import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { checkReachable, UnreachableError } from './preflight.js';
@@ -141,9 +141,12 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     options: { readOnly: resolved.readOnly, maxRequests: resolved.maxRequests, timeoutMs: resolved.timeoutMs, only: resolved.only },
     runErrors,
   });
+  // Concurrent sends complete out of order; the log is in send order.
+  const withLog = (report: Report, exchanges: readonly LoggedExchange[]): Report =>
+    resolved.exchangeLog === true ? { ...report, exchanges: [...exchanges].sort((a, b) => a.seq - b.seq) } : report;
   const stopped = (halt: RunHalt): Report => {
     const target = { baseUrl: resolved.baseUrl ?? 'embedded', embedded: resolved.baseUrl === undefined, apiKey: resolved.apiKey ?? '', ...(resolved.plan === undefined ? {} : { plan: resolved.plan }) };
-    return haltedReport(buildReport(catalog, [], info(target, [])), halt, resolved.selected);
+    return haltedReport(withLog(buildReport(catalog, [], info(target, [])), []), halt, resolved.selected);
   };
   if (isAborted(resolved.signal)) return stopped({ reason: 'aborted', message: ABORTED_MESSAGE });
 
@@ -170,6 +173,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
     ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+    ...(resolved.exchangeLog === true ? { exchangeLog: true } : {}),
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);
@@ -180,7 +184,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   }
   const aborted = isAborted(resolved.signal);
   const built = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
-  const report = { ...built, requests: Math.max(built.requests, counted.requests()) };
+  const report = withLog({ ...built, requests: Math.max(built.requests, counted.requests()) }, reporter.exchanges);
   if (aborted) return haltedReport(report, { reason: 'aborted', message: ABORTED_MESSAGE }, resolved.selected);
   const halt = report.halted;
   if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);

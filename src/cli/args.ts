@@ -11,7 +11,7 @@ import { checkDailyQuotaBudget, ConformanceUsageError, DEFAULTS, validateBaseUrl
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
 
-export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl'] as const;
+export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl', 'har'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 const PLANS: readonly PlanName[] = ['free', 'pro', 'business'];
 

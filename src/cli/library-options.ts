@@ -30,6 +30,8 @@ export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra
     maxWaitMs: command.maxWaitMs,
     ...(ca === undefined ? {} : { ca }),
     exhaustDailyQuota: command.exhaustDailyQuota,
+    // The HAR is rendered from the report, which keeps the exchange log only when asked.
+    ...(command.reporters.includes('har') ? { exchangeLog: true } : {}),
     ...extra,
   };
 }

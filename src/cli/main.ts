@@ -34,8 +34,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (command.command === 'report') {
     // Loaded on demand: validating a saved report needs Ajv, which a plain run never loads here.
-    const { loadReport } = await import('../report/load.js');
+    const { loadReport, ReportFileError } = await import('../report/load.js');
     const report = await loadReport(command.reportFile);
+    if (command.reporters.includes('har') && report.exchanges === undefined) {
+      throw new ReportFileError(`"${command.reportFile}" holds no exchange log (its run was made without --reporter har), so no HAR can be rendered from it`);
+    }
     const paths = await writeReports(report, command.reportDir, command.reporters.filter((r) => r !== 'json'));
     for (const p of paths) process.stdout.write(`report: ${p}\n`);
     return 0;

@@ -1,8 +1,11 @@
 /**
  * Live progress from the worker to the terminal. The worker's console is forwarded to the CLI's
  * reporter as it happens (vitest's onUserConsoleLog), so a tagged line is the cheapest live
- * channel: it carries waits on the rate limit (for a countdown) and the request count.
+ * channel: it carries waits on the rate limit (for a countdown) and the request count, and, when
+ * the run keeps its exchange log (--reporter har), each exchange as it completes.
  */
+import type { LoggedExchange } from '../report/types.js';
+
 export const PROGRESS_TAG = '\u0000petstore-conformance-progress ';
 
 export type ProgressEvent =
@@ -14,7 +17,14 @@ export type ProgressEvent =
    */
   | { kind: 'note'; message: string; requests: number; always?: boolean };
 
-export function encodeProgress(event: ProgressEvent): string {
+/**
+ * What the worker's tagged lines carry: progress, or one exchange of the log (for the reporter,
+ * never shown as progress). Sent as each exchange completes, so an aborted run's log holds every
+ * answered request, and nothing waits for the last test.
+ */
+export type WorkerEvent = ProgressEvent | { kind: 'exchange'; exchange: LoggedExchange };
+
+export function encodeProgress(event: WorkerEvent): string {
   return `${PROGRESS_TAG}${JSON.stringify(event)}`;
 }
 
@@ -28,8 +38,8 @@ export function progressNote(message: string, requests: number, always = false):
  * lines a worker writes in one tick into one log, so a log is split into lines before decoding:
  * read whole, a note followed at once by a request's count was lost.
  */
-export function decodeProgress(content: string): { events: ProgressEvent[]; output: string } {
-  const events: ProgressEvent[] = [];
+export function decodeProgress(content: string): { events: WorkerEvent[]; output: string } {
+  const events: WorkerEvent[] = [];
   const rest: string[] = [];
   for (const line of content.split('\n')) {
     const event = decodeLine(line);
@@ -40,10 +50,10 @@ export function decodeProgress(content: string): { events: ProgressEvent[]; outp
   return { events, output: events.length > 0 && output.trim() === '' ? '' : output };
 }
 
-function decodeLine(line: string): ProgressEvent | undefined {
+function decodeLine(line: string): WorkerEvent | undefined {
   if (!line.startsWith(PROGRESS_TAG)) return undefined;
   try {
-    return JSON.parse(line.slice(PROGRESS_TAG.length).trim()) as ProgressEvent;
+    return JSON.parse(line.slice(PROGRESS_TAG.length).trim()) as WorkerEvent;
   } catch {
     return undefined;
   }

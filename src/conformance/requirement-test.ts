@@ -80,6 +80,8 @@ export class RequirementRun {
   stoppedBy: string | undefined;
   /** The first exchange the test relied on whose body was cut at the client's cap. */
   #capped: Exchange | undefined;
+  /** The property case being tried, named on the exchanges it sends ("fixed case not-json"). */
+  #case: string | undefined;
 
   constructor(id: string, session: Session) {
     this.id = id;
@@ -87,9 +89,9 @@ export class RequirementRun {
     this.#mark = session.ledger.mark();
   }
 
-  /** Send through the shared client, tagged with this requirement. */
+  /** Send through the shared client, tagged with this requirement (and the property case being tried). */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
-    const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? this.id });
+    const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (this.#case === undefined ? this.id : `${this.id} ${this.#case}`) });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
     this.#noteCapped(ex);
     return ex;
@@ -160,8 +162,9 @@ export class RequirementRun {
     let stopped: string | undefined;
     let completed = 0;
     /** Runs the probe; undefined when the client stopped the run. */
-    const attempt = async (input: T): Promise<Finding[] | undefined> => {
+    const attempt = async (input: T, label: string): Promise<Finding[] | undefined> => {
       if (stopped !== undefined) return undefined;
+      this.#case = label;
       try {
         const findings = await probe(input);
         const own = findings.filter((f) => f.kind === 'violation' && f.requirement === this.id);
@@ -174,20 +177,23 @@ export class RequirementRun {
         stopped = client.message;
         this.stoppedBy = client.code;
         return undefined;
+      } finally {
+        this.#case = undefined;
       }
     };
     // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else.
     if (replay === undefined) {
       for (const example of options.examples ?? []) {
-        const own = await attempt(example.input);
+        const own = await attempt(example.input, `fixed case ${example.label}`);
         if (own !== undefined && own.length > 0) failed.push({ label: example.label, violations: own });
       }
     }
     let failing: Finding[] | undefined;
     let shrinkCalls = 0;
+    let randomRuns = 0;
     const predicate = async (input: T): Promise<boolean> => {
       if (failing !== undefined && shrinkCalls++ >= SHRINK_REQUESTS) return true;
-      const own = await attempt(input);
+      const own = await attempt(input, failing === undefined ? `random run ${++randomRuns} (seed ${seed})` : 'shrinking');
       if (own === undefined || own.length === 0) return true;
       failing = own;
       return false;

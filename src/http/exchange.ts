@@ -57,6 +57,8 @@ export interface RecordedResponse {
   bodyText: string;
   /** True when the body was cut at the body cap. */
   truncated: boolean;
+  /** ms from sending to the response's headers (the time to first byte); the exchange's elapsedMs includes reading the body. */
+  headersMs?: number;
 }
 
 export interface Exchange {

@@ -64,7 +64,13 @@ export class ExchangeRecorder {
       // Names too: a hostile server can echo the key as a header name (it is a valid token).
       headers[this.redact(name)] = this.redact(value);
     }
-    return { status: res.status, headers, bodyText: this.redactBody(res.bodyText, res.truncated), truncated: res.truncated };
+    return {
+      status: res.status,
+      headers,
+      bodyText: this.redactBody(res.bodyText, res.truncated),
+      truncated: res.truncated,
+      headersMs: Math.round(res.headersMs * 1000) / 1000,
+    };
   }
 
   private redactBody(text: string, truncated: boolean): string {

@@ -4,6 +4,7 @@
  * another origin), the body read up to a byte cap, and every failure classified instead of thrown.
  * It knows nothing of keys, budgets or rate limits.
  */
+import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 // The Agent and the request API straight from their modules: undici's index also loads fetch,
 // WebSocket, caches, mocks and proxies, ~9 MB of memory in the suite's worker that a run never uses.
@@ -37,6 +38,8 @@ export interface WireResponse {
   /** At most the byte cap, decoded as UTF-8. Not redacted. */
   bodyText: string;
   truncated: boolean;
+  /** ms from sending the request to its response's headers (the rest of the time read the body). */
+  headersMs: number;
 }
 
 export interface TransportFailure {
@@ -73,6 +76,7 @@ export class Transport {
       timedOut = true;
       controller.abort(new Error(`no complete response within ${timeoutMs} ms`));
     }, timeoutMs);
+    const started = performance.now();
 
     try {
       const res = await request.call(this.agent, {
@@ -85,9 +89,10 @@ export class Transport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      const headersMs = performance.now() - started;
       const { bytes, truncated } = await readCapped(res.body, maxBodyBytes);
       return {
-        response: { status: res.statusCode, headers: joinHeaders(res.headers), bodyText: decodeUtf8(bytes, truncated), truncated },
+        response: { status: res.statusCode, headers: joinHeaders(res.headers), bodyText: decodeUtf8(bytes, truncated), truncated, headersMs },
       };
     } catch (err) {
       return { failure: classify(err, timedOut, timeoutMs) };

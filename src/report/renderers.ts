@@ -4,11 +4,12 @@
  */
 import type { Report } from './types.js';
 import { renderEarl } from './render/earl.js';
+import { renderHar } from './render/har.js';
 import { renderHtml } from './render/html.js';
 import { renderJunit } from './render/junit.js';
 import { renderMarkdown } from './render/markdown.js';
 
-export type FormatName = 'json' | 'junit' | 'markdown' | 'html' | 'earl';
+export type FormatName = 'json' | 'junit' | 'markdown' | 'html' | 'earl' | 'har';
 
 export interface Renderer {
   fileName: string;
@@ -21,4 +22,6 @@ export const RENDERERS: Record<FormatName, Renderer> = {
   markdown: { fileName: 'summary.md', render: renderMarkdown },
   html: { fileName: 'report.html', render: renderHtml },
   earl: { fileName: 'earl.jsonld', render: renderEarl },
+  /** From the run's exchange log (Report.exchanges), kept only when the run was asked for this format. */
+  har: { fileName: 'exchanges.har', render: renderHar },
 };

@@ -39,6 +39,44 @@ export interface ExchangeEvidence {
   curl: string;
 }
 
+/**
+ * One exchange of the run's full log (`Report.exchanges`, kept when asked for: `--reporter har`),
+ * in send order, what exchanges.har is rendered from. Redacted like evidence; bodies keep their
+ * first EVIDENCE_BODY_CHARS characters, `bodySize` says how long the whole body was.
+ */
+export interface LoggedExchange {
+  seq: number;
+  /** Requirement or probe that sent it ("LIST-003", "census", "preflight"). */
+  purpose: string;
+  /** Unix ms at which the request was sent. */
+  sentAt: number;
+  elapsedMs: number;
+  /** seq of the 429 exchange this one retries. */
+  retryOf?: number;
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    /** At most EVIDENCE_BODY_CHARS characters of the body sent. */
+    body?: string;
+    /** UTF-8 bytes of the whole body sent. */
+    bodySize?: number;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /** At most EVIDENCE_BODY_CHARS characters of the body received. */
+    body: string;
+    /** UTF-8 bytes of the whole body received (up to the client's cap). */
+    bodySize: number;
+    /** The client stopped reading at its cap: the server sent more than bodySize. */
+    truncated: boolean;
+    /** ms from sending to the response's headers. */
+    headersMs?: number;
+  };
+  error?: { code: string; message: string };
+}
+
 export interface Evidence {
   kind: 'violation' | 'observation' | 'exchange' | 'note';
   message: string;
@@ -119,4 +157,6 @@ export interface Report {
   };
   /** A failure of the run itself (not of the target's conformance), e.g. the run was halted. */
   runErrors: string[];
+  /** Every exchange of the run in send order, kept only when asked for (`--reporter har`, library option `exchangeLog`). */
+  exchanges?: LoggedExchange[];
 }

@@ -16,6 +16,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
 import { encodeProgress } from '../conformance/progress.js';
+import { loggedExchange } from '../report/evidence.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
@@ -218,6 +219,8 @@ export class Session {
   }
 
   #inspect(ex: Exchange): void {
+    // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
+    if (this.config.exchangeLog === true) console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) }));
     this.#remember(ex);
     this.probes.note(ex);
     const excused = (pet: JsonValue): boolean => this.probes.isAcceptedInvalid(pet);
