@@ -17,7 +17,7 @@ export const UNTESTABLE_KIND_LABELS: Readonly<Record<UntestableKind, string>> = 
   permissive: 'permissive ("may")',
   'described-elsewhere': 'stated in the interface description',
   'not-shown': 'not shown by the specification',
-  'client-duty': "the client's duty, not the server's",
+  'client-duty': "client's duty (not the server's)",
   informative: 'informative',
 };
 
