@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
 mkdirSync('dist/schemas', { recursive: true });
-for (const name of ['openapi', 'requirements']) {
+for (const name of ['openapi', 'requirements', 'spec-map']) {
   writeFileSync(`dist/schemas/${name}.json`, JSON.stringify(parse(readFileSync(`schemas/${name}.yaml`, 'utf8'))));
 }
 

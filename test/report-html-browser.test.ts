@@ -79,6 +79,13 @@ describe('report.html in headless Chromium', () => {
     const badges = await page.locator('article.req').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-status')));
     expect(badges).toHaveLength(report.requirements.length);
     await expect(page.title()).resolves.toContain('DOES NOT CONFORM');
+    // The specification coverage appendix: one row per sentence, every requirement link lands on its details.
+    await expect(page.locator('#spec-coverage').isVisible()).resolves.toBe(true);
+    await expect(page.locator('table.spec-coverage tbody tr').count()).resolves.toBe(report.specCoverage?.length);
+    const links = await page.locator('table.spec-coverage a.rid').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('href') ?? ''));
+    expect(links.length).toBeGreaterThan(0);
+    for (const href of new Set(links)) await expect(page.locator(`article${href}`).count(), href).resolves.toBe(1);
+    await page.locator('section[aria-labelledby="spec-coverage"]').screenshot({ path: resolve(SCREENSHOT, '../report-spec-coverage.png') });
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);

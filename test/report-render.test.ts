@@ -49,6 +49,21 @@ describe('sample reports', () => {
     for (const render of [renderJunit, renderMarkdown, renderHtml]) expect(UNPRINTABLE.exec(render(report))).toBeNull();
   });
 
+  it.each(samples)('$name: the specification coverage carries this run\'s status of each requirement it names', ({ report }) => {
+    const status = new Map(report.requirements.map((r) => [r.id, r.status]));
+    const named = (report.specCoverage ?? []).flatMap((s) => s.requirements ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    for (const c of named) expect(c.status, c.id).toBe(status.get(c.id));
+  });
+
+  it('a report written before the specification map renders without the appendix', () => {
+    const { specCoverage: _dropped, ...older } = mixedReport();
+    expect(reportSchemaErrors(older)).toEqual([]);
+    expect(renderMarkdown(older)).not.toContain('Specification coverage');
+    expect(renderHtml(older)).not.toContain('Specification coverage');
+    expect(renderEarl(older)).not.toContain('dct:source');
+  });
+
   it('renderers are pure: same report, same text', () => {
     for (const render of [renderJunit, renderMarkdown, renderHtml, renderEarl]) expect(render(mixedReport())).toBe(render(mixedReport()));
   });
@@ -185,6 +200,18 @@ describe('summary.md', () => {
     expect(md).toContain('## Run errors');
   });
 
+  it('ends with the specification coverage: sentence, requirements with this run\'s verdicts, or why not testable', () => {
+    const md = renderMarkdown(mixedReport());
+    const appendix = md.slice(md.indexOf('## Specification coverage'));
+    expect(md.indexOf('## Specification coverage')).toBeGreaterThan(md.indexOf('## Run errors'));
+    expect(appendix).toContain("7 sentences of the specification's sections 1 to 9: 5 checked by requirements, 2 not testable by a client (1 permissive (\"may\"), 1 stated in the interface description).");
+    expect(appendix).toContain('In this run, of the 5 checked: 0 with every requirement passed, 4 with a failed requirement (a should-requirement\'s failure is a warning), 1 with a requirement inconclusive or not exercised and none failed.');
+    expect(appendix).toContain('| S4.1-03 | 4.1 | limit \\| integer \\| no \\| minimum 1, maximum 100, default 20 \\| Maximum number of animals returned. | LIST-002 INCONCLUSIVE, LIST-003 FAIL, LIST-004 PASS |   |');
+    expect(appendix).toContain('| S4.3-08 | 4.3 | Deprecation: this endpoint is marked deprecated and is to be removed on 5 December 2030. | GET-005 WARNING | The mark itself is in the interface description; the headers are judged when present. |');
+    expect(appendix).toContain('| S5-05 | 5 | A key that is used repeatedly after rate-limit rejections may be temporarily banned (see Limits). |   | permissive ("may"): A ban is allowed, not required; provoking one would harm the key under test. |');
+    expect(appendix).toMatch(/^<details><summary>[^<]+<\/summary>$[\s\S]*^<\/details>$/m);
+  });
+
   it.each(samples)('$name: every table row has exactly its columns (pipes in text are escaped)', ({ report }) => {
     const md = renderMarkdown(report);
     const rows = md.split('\n').filter((l) => l.startsWith('|'));
@@ -257,6 +284,23 @@ describe('earl.jsonld', () => {
     expect(byId.get('LIST-003')?.['earl:test']).toMatchObject({ 'dct:title': 'limit between 1 and 100 is honoured', 'pc:section': '4.1' });
   });
 
+  it('gives each requirement the sentences it checks as test criteria, verbatim', () => {
+    const doc = JSON.parse(renderEarl(mixedReport())) as { '@graph': Array<{ 'earl:test'?: { 'dct:identifier': string; 'dct:source'?: unknown } }> };
+    const sources = new Map(doc['@graph'].flatMap((n) => (n['earl:test'] === undefined ? [] : [[n['earl:test']['dct:identifier'], n['earl:test']['dct:source']] as const])));
+    expect(sources.get('LIST-003')).toEqual([
+      {
+        '@id': 'urn:petstore-conformance:spec:1.0.0:S4.1-03',
+        '@type': 'earl:TestCriterion',
+        'dct:identifier': 'S4.1-03',
+        'dct:description': 'limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned.',
+        'dct:isPartOf': 'Pet Store Service Interface Specification 1.0.0, § 4.1 List animals',
+      },
+    ]);
+    expect((sources.get('MEDIA-001') as unknown[]).length).toBe(1);
+    // A requirement no sentence of the report names gets no criterion, rather than an empty list.
+    expect(sources.get('AUTH-001')).toBeUndefined();
+  });
+
   it('hostile text stays valid JSON and intact', () => {
     const text = renderEarl(hostileReport());
     const doc = JSON.parse(text) as { '@graph': unknown[] };
@@ -299,6 +343,18 @@ describe('report.html', () => {
       expect(html).toContain(text);
     }
     expect(html).not.toContain('[redacted]x');
+  });
+
+  it('ends with the specification coverage appendix: each sentence with linked requirements and verdicts, or its reason', () => {
+    const html = renderHtml(mixedReport());
+    const appendix = html.slice(html.indexOf('<h2 id="spec-coverage">'));
+    expect(html.indexOf('<h2 id="spec-coverage">Appendix: Specification coverage</h2>')).toBeGreaterThan(html.indexOf('<h2 id="run-errors">'));
+    expect(appendix).toContain('<tr id="spec-S4_2e1-03" data-sentence="S4.1-03" data-covered="true"><td class="nowrap rid">S4.1-03</td><td class="nowrap">4.1</td><td class="wrap">limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned.</td>');
+    expect(appendix).toContain('<span class="checked-by"><a class="rid" href="#req-LIST-003">LIST-003</a> <span class="badge" data-status="fail">FAIL</span></span>');
+    expect(appendix).toContain('<a class="rid" href="#req-GET-005">GET-005</a> <span class="badge" data-status="fail" data-warning="true">WARNING</span>');
+    expect(appendix).toContain('data-sentence="S9-04" data-covered="false"');
+    expect(appendix).toContain('<span class="label">Not testable:</span> stated in the interface description: The marker is part of the interface description, not of any response.');
+    expect(appendix).toContain('<span class="note">RATE-007 needs --exhaust-daily-quota.</span>');
   });
 });
 

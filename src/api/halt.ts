@@ -6,6 +6,7 @@
 import { verdictOf } from '../report/build.js';
 import type { Report, RequirementResult } from '../report/types.js';
 import { DESELECTED } from '../conformance/reasons.js';
+import { restatus } from '../report/spec-coverage.js';
 
 export type RunHalt = Pick<NonNullable<Report['halted']>, 'reason' | 'message'>;
 
@@ -27,6 +28,7 @@ export function haltedReport(report: Report, halt: RunHalt, selected: readonly s
     requirements,
     ...verdictOf(requirements, report.runErrors),
     ...(voided ? { observations: [] } : {}),
+    ...(report.specCoverage === undefined ? {} : { specCoverage: restatus(report.specCoverage, requirements) }),
     halted: { ...halt, unjudged },
   };
 }

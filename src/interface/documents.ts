@@ -1,5 +1,5 @@
 /**
- * Reads the YAML documents of schemas/ (the interface and the requirement catalog). The build
+ * Reads the YAML documents of schemas/ (the interface, the requirement catalog and the specification map). The build
  * also writes them as JSON to dist/schemas/ (scripts/compile-schemas.mjs): a run then parses JSON
  * and never loads the YAML parser, in the CLI's process or the suite's worker (~10 MB each). The
  * YAML stays the source: when it is newer than its JSON copy, the YAML is read.
@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { packagePath } from './package-root.js';
 
-export type DocumentName = 'openapi' | 'requirements';
+export type DocumentName = 'openapi' | 'requirements' | 'spec-map';
 
 const require = createRequire(import.meta.url);
 

@@ -8,6 +8,8 @@ import { compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
 import type { Evidence, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
 import { verdictLine } from './verdict-line.js';
+import { loadSpecMap, type SpecMap } from '../spec-map.js';
+import { specCoverageOf } from './spec-coverage.js';
 
 /**
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
@@ -88,7 +90,8 @@ export function verdictOf(
   };
 }
 
-export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], info: RunInfo): Report {
+/** `specMap`: the sentences the report's specification coverage lists (schemas/spec-map.yaml unless given). */
+export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], info: RunInfo, specMap: Pick<SpecMap, 'sentences'> = loadSpecMap()): Report {
   const byRequirement = new Map<string, TestOutcome[]>();
   for (const o of outcomes) byRequirement.set(o.requirement, [...(byRequirement.get(o.requirement) ?? []), o]);
   const requirements = [...catalog.requirements]
@@ -129,6 +132,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     requirements,
     observations,
     notTested: [...catalog.notTested],
+    specCoverage: specCoverageOf(specMap.sentences, requirements),
     createdPetIds: createdIds,
     ...(halted === undefined ? {} : { halted }),
     runErrors,

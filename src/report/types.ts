@@ -15,6 +15,7 @@ export type Verdict = 'conforms' | 'does-not-conform' | 'not-verified';
 export type Level = 'must' | 'should';
 
 import type { AuthMode, AuthTemplate } from '../http/exchange.js';
+import type { Untestable } from '../spec-map.js';
 
 export interface ExchangeEvidence {
   seq: number;
@@ -114,6 +115,21 @@ export interface Observation {
   exchange?: number;
 }
 
+/** A sentence of the specification map (schemas/spec-map.yaml) with this run's verdicts of the requirements that check it. */
+export interface SentenceCoverage {
+  /** S<section>-NN, stable across versions of the map. */
+  id: string;
+  section: string;
+  /** The sentence or table row, verbatim. */
+  text: string;
+  /** The requirements that check it, each with its status in this run; absent when no client-side test can. */
+  requirements?: Array<{ id: string; status: RequirementStatus }>;
+  /** What of the sentence its requirements leave out, or how they read it. */
+  note?: string;
+  /** Why no client-side test can check it. */
+  untestable?: Untestable;
+}
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: string; version: string };
@@ -139,6 +155,8 @@ export interface Report {
   requirements: RequirementResult[];
   observations: Observation[];
   notTested: Array<{ section: string; statement: string; reason: string }>;
+  /** Every sentence of the spec's sections 1 to 9 (the specification map); absent from reports written before it existed. */
+  specCoverage?: SentenceCoverage[];
   /** Pets this run created on the target, so staging data can be found and cleaned. */
   createdPetIds: string[];
   /**

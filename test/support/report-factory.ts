@@ -5,6 +5,8 @@
  */
 import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../../src/report/types.js';
 import { verdictOf } from '../../src/report/build.js';
+import { specCoverageOf } from '../../src/report/spec-coverage.js';
+import type { SpecSentence } from '../../src/spec-map.js';
 
 const BASE = 'https://staging.petstore.example/v1';
 
@@ -64,17 +66,52 @@ function base(requirements: RequirementResult[]): Omit<Report, Derived> {
   };
 }
 
+/** Sentences of the specification map (a few, quoted as the real map does) over the sample's requirements. */
+const SENTENCES = {
+  json: { id: 'S1-07', section: '1', text: 'Requests and responses use JSON (`application/json`).' },
+  idRow: { id: 'S2-05', section: '2', text: 'id | integer | int64 | yes | Unique identifier, assigned by the service on creation.' },
+  limitRow: { id: 'S4.1-03', section: '4.1', text: 'limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned.' },
+  deprecation: {
+    id: 'S4.3-08',
+    section: '4.3',
+    text: 'Deprecation: this endpoint is marked deprecated and is to be removed on 5 December 2030.',
+    note: 'The mark itself is in the interface description; the headers are judged when present.',
+  },
+  ban: {
+    id: 'S5-05',
+    section: '5',
+    text: 'A key that is used repeatedly after rate-limit rejections may be temporarily banned (see Limits).',
+    untestable: { kind: 'permissive', explanation: 'A ban is allowed, not required; provoking one would harm the key under test.' },
+  },
+  events: { id: 'S6-01', section: '6', text: 'Events: not shown.', untestable: { kind: 'not-shown', explanation: 'No event is described.' } },
+  freeRow: { id: 'S8-02', section: '8', text: 'Free | 60 | 1,000', note: 'RATE-007 needs --exhaust-daily-quota.' },
+  stability: {
+    id: 'S9-04',
+    section: '9',
+    text: 'Endpoints may carry a stability marker, `experimental` or `beta`, through an `x-stability` extension in the interface description.',
+    untestable: { kind: 'described-elsewhere', explanation: 'The marker is part of the interface description, not of any response.' },
+  },
+} satisfies Record<string, SpecSentence>;
+
 export function passingReport(): Report {
+  const requirements = [
+    requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing, labelled application/json', exchange: exchange() }] }),
+    requirement({ id: 'PET-001', section: '2', title: 'Every Pet has the Pet shape' }),
+    requirement({ id: 'LIST-001', section: '4.1', title: 'listPets answers 200 with a JSON array of Pets' }),
+    requirement({ id: 'LIST-003', section: '4.1', title: 'limit between 1 and 100 is honoured' }),
+    requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet' }),
+    requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should' }),
+    requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
+  ];
+  const sentences: SpecSentence[] = [
+    { ...SENTENCES.json, requirements: ['MEDIA-001', 'CREATE-001'] },
+    { ...SENTENCES.limitRow, requirements: ['LIST-003'] },
+    { ...SENTENCES.deprecation, requirements: ['GET-005'] },
+    SENTENCES.events,
+  ];
   return finish({
-    ...base([
-      requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing, labelled application/json', exchange: exchange() }] }),
-      requirement({ id: 'PET-001', section: '2', title: 'Every Pet has the Pet shape' }),
-      requirement({ id: 'LIST-001', section: '4.1', title: 'listPets answers 200 with a JSON array of Pets' }),
-      requirement({ id: 'LIST-003', section: '4.1', title: 'limit between 1 and 100 is honoured' }),
-      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet' }),
-      requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should' }),
-      requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
-    ]),
+    ...base(requirements),
+    specCoverage: specCoverageOf(sentences, requirements),
     createdPetIds: ['1001'],
   });
 }
@@ -93,35 +130,46 @@ export function mixedReport(): Report {
   timedOut.error = { code: 'UND_ERR_HEADERS_TIMEOUT', message: 'no response headers within 10000 ms' };
   const getPet = exchange({ seq: 50, purpose: 'get a pet', request: { method: 'GET', url: `${BASE}/pets/7`, headers: {} }, curl: `curl -sS -i '${BASE}/pets/7'` });
   const violation = (message: string, ex?: ExchangeEvidence): Evidence => ({ kind: 'violation', message, ...(ex === undefined ? {} : { exchange: ex }) });
+  const requirements = [
+    requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing', exchange: exchange() }] }),
+    requirement({
+      id: 'PET-001',
+      section: '2',
+      title: 'Every Pet has the Pet shape',
+      status: 'fail',
+      interpretation: 'Extra fields are accepted and recorded as an observation.',
+      evidence: [violation('/id must be integer (got "7")', badPet), violation('/status must be equal to one of the allowed values (got "lost")', badPet)],
+    }),
+    requirement({ id: 'LIST-002', section: '4.1', title: 'The default page size is 20', status: 'inconclusive', reason: 'the store holds 3 pets and writes are disabled (--read-only); 21 are needed' }),
+    requirement({
+      id: 'LIST-003',
+      section: '4.1',
+      title: 'limit between 1 and 100 is honoured',
+      status: 'fail',
+      evidence: [violation('limit=7 returned 1 pet while 40 are available', shortPage)],
+      property: { counterexample: '[7]', seed: 1_234_567, path: '3:1:0', numRuns: 25 },
+    }),
+    requirement({ id: 'LIST-004', section: '4.1', title: 'Out-of-range and malformed limits are rejected or bounded' }),
+    requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet', status: 'not-exercised', reason: 'deselected by --only' }),
+    requirement({ id: 'CREATE-003', section: '4.2', title: 'A malformed body is rejected with 400', status: 'fail', evidence: [violation('no response to a malformed JSON body within 10 s', timedOut)] }),
+    requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should', status: 'fail', evidence: [violation('no Deprecation header on GET /pets/{id}', getPet)] }),
+    requirement({ id: 'ORDERS-001', section: '4.4', title: 'The orders listing exists', status: 'not-exercised', reason: 'deselected by --only' }),
+    requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
+    requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should' }),
+    requirement({ id: 'RATE-007', section: '8', title: 'The daily quota is enforced', status: 'not-exercised', reason: 'not exercised by choice: exhausting the daily quota takes the key out of service for a day; opt in with --exhaust-daily-quota on a key made for the test' }),
+  ];
+  const sentences: SpecSentence[] = [
+    { ...SENTENCES.json, requirements: ['MEDIA-001', 'CREATE-003'] },
+    { ...SENTENCES.idRow, requirements: ['PET-001'] },
+    { ...SENTENCES.limitRow, requirements: ['LIST-002', 'LIST-003', 'LIST-004'] },
+    { ...SENTENCES.deprecation, requirements: ['GET-005'] },
+    SENTENCES.ban,
+    { ...SENTENCES.freeRow, requirements: ['RATE-007'] },
+    SENTENCES.stability,
+  ];
   return finish({
-    ...base([
-      requirement({ id: 'MEDIA-001', section: '1', title: 'JSON bodies are labelled application/json', evidence: [{ kind: 'exchange', message: 'a listing', exchange: exchange() }] }),
-      requirement({
-        id: 'PET-001',
-        section: '2',
-        title: 'Every Pet has the Pet shape',
-        status: 'fail',
-        interpretation: 'Extra fields are accepted and recorded as an observation.',
-        evidence: [violation('/id must be integer (got "7")', badPet), violation('/status must be equal to one of the allowed values (got "lost")', badPet)],
-      }),
-      requirement({ id: 'LIST-002', section: '4.1', title: 'The default page size is 20', status: 'inconclusive', reason: 'the store holds 3 pets and writes are disabled (--read-only); 21 are needed' }),
-      requirement({
-        id: 'LIST-003',
-        section: '4.1',
-        title: 'limit between 1 and 100 is honoured',
-        status: 'fail',
-        evidence: [violation('limit=7 returned 1 pet while 40 are available', shortPage)],
-        property: { counterexample: '[7]', seed: 1_234_567, path: '3:1:0', numRuns: 25 },
-      }),
-      requirement({ id: 'LIST-004', section: '4.1', title: 'Out-of-range and malformed limits are rejected or bounded' }),
-      requirement({ id: 'CREATE-001', section: '4.2', title: 'createPet answers 201 with the created Pet', status: 'not-exercised', reason: 'deselected by --only' }),
-      requirement({ id: 'CREATE-003', section: '4.2', title: 'A malformed body is rejected with 400', status: 'fail', evidence: [violation('no response to a malformed JSON body within 10 s', timedOut)] }),
-      requirement({ id: 'GET-005', section: '4.3', title: 'getPet signals its deprecation', level: 'should', status: 'fail', evidence: [violation('no Deprecation header on GET /pets/{id}', getPet)] }),
-      requirement({ id: 'ORDERS-001', section: '4.4', title: 'The orders listing exists', status: 'not-exercised', reason: 'deselected by --only' }),
-      requirement({ id: 'AUTH-001', section: '5', title: 'A request without a key is rejected with 401' }),
-      requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should' }),
-      requirement({ id: 'RATE-007', section: '8', title: 'The daily quota is enforced', status: 'not-exercised', reason: 'not exercised by choice: exhausting the daily quota takes the key out of service for a day; opt in with --exhaust-daily-quota on a key made for the test' }),
-    ]),
+    ...base(requirements),
+    specCoverage: specCoverageOf(sentences, requirements),
     observations: [
       { requirement: 'PET-001', message: 'Pets carry an extra field "tags"', exchange: 12 },
       { requirement: 'MEDIA-001', message: 'content-type has parameter charset=utf-8' },
@@ -172,6 +220,10 @@ export function hostileReport(): Report {
     target: { baseUrl: `https://evil.example/v1?q="><script>alert(1)</script>|\``, embedded: false },
     observations: [{ requirement: 'ERR-001', message: HOSTILE }],
     notTested: [{ section: '9', statement: HOSTILE, reason: HOSTILE }],
+    specCoverage: [
+      { id: 'S7-01', section: '7', text: HOSTILE, requirements: [{ id: 'ERR-001', status: 'fail' }], note: HOSTILE },
+      { id: 'S9-05', section: '9', text: HOSTILE, untestable: { kind: 'informative', explanation: HOSTILE } },
+    ],
     runErrors: [HOSTILE],
   });
 }

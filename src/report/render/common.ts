@@ -2,8 +2,9 @@
  * Helpers shared by the report renderers. Everything here reads only the Report, so a saved
  * report.json renders the same way years later.
  */
-import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus } from '../types.js';
+import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus, SentenceCoverage } from '../types.js';
 import { compareSections } from '../../catalog.js';
+import { UNTESTABLE_KIND_LABELS, type UntestableKind } from '../../spec-map.js';
 
 /**
  * Headings of the spec's sections (interface description 1.0.0). The report carries section
@@ -142,4 +143,29 @@ export function humanDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const totalSeconds = Math.round(ms / 1000);
   return `${Math.floor(totalSeconds / 60)} min ${String(totalSeconds % 60).padStart(2, '0')} s`;
+}
+
+/** Why a sentence is not testable, as the reports say it: "<kind label>: <explanation>". */
+export function untestableText(sentence: SentenceCoverage): string {
+  const u = sentence.untestable;
+  return u === undefined ? '' : `${UNTESTABLE_KIND_LABELS[u.kind]}: ${u.explanation}`;
+}
+
+/**
+ * The appendix's opening lines: how many sentences the map lists, how many requirements check, why
+ * the others cannot be, and how this run's verdicts fall on the checked ones.
+ */
+export function specCoverageSummary(coverage: readonly SentenceCoverage[]): string[] {
+  const checked = coverage.filter((s) => s.requirements !== undefined);
+  const kinds = new Map<UntestableKind, number>();
+  for (const s of coverage) if (s.untestable !== undefined) kinds.set(s.untestable.kind, (kinds.get(s.untestable.kind) ?? 0) + 1);
+  const why = [...kinds.entries()].sort(([, a], [, b]) => b - a).map(([kind, n]) => `${n} ${UNTESTABLE_KIND_LABELS[kind]}`);
+  const statuses = (s: SentenceCoverage): RequirementStatus[] => (s.requirements ?? []).map((r) => r.status);
+  const failed = checked.filter((s) => statuses(s).includes('fail')).length;
+  const passed = checked.filter((s) => statuses(s).every((st) => st === 'pass')).length;
+  const untested = coverage.length - checked.length;
+  return [
+    `${coverage.length} sentences of the specification's sections 1 to 9: ${checked.length} checked by requirements, ${untested} not testable by a client${why.length > 0 ? ` (${why.join(', ')})` : ''}.`,
+    `In this run, of the ${checked.length} checked: ${passed} with every requirement passed, ${failed} with a failed requirement (a should-requirement's failure is a warning), ${checked.length - passed - failed} with a requirement inconclusive or not exercised and none failed.`,
+  ];
 }

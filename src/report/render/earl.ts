@@ -3,7 +3,7 @@
  * results can be aggregated with other tools' (implementation reports, dashboards).
  * https://www.w3.org/TR/EARL10-Schema/
  */
-import type { Report, RequirementResult } from '../types.js';
+import type { Report, RequirementResult, SentenceCoverage } from '../types.js';
 import { clip, isWarning, sectionHeading, shortReason } from './common.js';
 
 const MAX_DESCRIPTION = 2_000;
@@ -35,6 +35,29 @@ function subjectId(report: Report): string {
   } catch {
     return `urn:petstore-conformance:subject:${encodeURIComponent(report.runId)}`;
   }
+}
+
+export function sentenceUrn(specVersion: string, sentenceId: string): string {
+  return `urn:petstore-conformance:spec:${encodeURIComponent(specVersion)}:${encodeURIComponent(sentenceId)}`;
+}
+
+/**
+ * The spec's sentences a requirement checks, as the criteria its test requirement is derived from
+ * (dct:source): each an earl:TestCriterion carrying the sentence verbatim. Absent when the report
+ * predates the specification map.
+ */
+function criteria(report: Report, r: RequirementResult): object {
+  const sentences = (report.specCoverage ?? []).filter((s: SentenceCoverage) => s.requirements?.some((c) => c.id === r.id) === true);
+  if (sentences.length === 0) return {};
+  return {
+    'dct:source': sentences.map((s) => ({
+      '@id': sentenceUrn(report.spec.version, s.id),
+      '@type': 'earl:TestCriterion',
+      'dct:identifier': s.id,
+      'dct:description': s.text,
+      'dct:isPartOf': `${report.spec.title} ${report.spec.version}, ${sectionHeading(s.section)}`,
+    })),
+  };
 }
 
 function description(r: RequirementResult): string {
@@ -96,6 +119,7 @@ export function renderEarl(report: Report): string {
           'dct:isPartOf': `${report.spec.title} ${report.spec.version}, ${sectionHeading(r.section)}`,
           'pc:section': r.section,
           'pc:level': r.level,
+          ...criteria(report, r),
         },
         'earl:result': {
           '@type': 'earl:TestResult',

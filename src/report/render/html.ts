@@ -4,8 +4,21 @@
  * piece of report text is escaped, and a Content-Security-Policy forbids loading anything, so even
  * an escaping mistake could not make a hostile server's body fetch or run something.
  */
-import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../types.js';
-import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, sectionHeading, verdictWord, visible } from './common.js';
+import type { Evidence, ExchangeEvidence, Report, RequirementResult, RequirementStatus, SentenceCoverage } from '../types.js';
+import {
+  clip,
+  distinctExchanges,
+  groupBySection,
+  humanDuration,
+  isWarning,
+  requestLine,
+  sectionHeading,
+  specCoverageSummary,
+  STATUS_WORD,
+  untestableText,
+  verdictWord,
+  visible,
+} from './common.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
@@ -87,6 +100,8 @@ pre.response { border-left: 3px solid #8c959f; }
 pre.curl { background: #fff; }
 .note { color: var(--muted); font-size: .9rem; }
 ul.plain { padding-left: 1.25rem; }
+table.spec-coverage .checked-by { display: inline-block; margin-right: .75rem; white-space: nowrap; }
+table.spec-coverage tr[data-covered="false"] td.checked { color: var(--muted); }
 nav.toc ol { columns: 2; padding-left: 1.25rem; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); padding-top: .75rem; }
 @media (max-width: 40rem) { body { padding: 1rem; } dl.meta { grid-template-columns: 1fr; } nav.toc ol { columns: 1; } }
@@ -105,6 +120,38 @@ footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; border-top: 1
 
 function badge(r: RequirementResult): string {
   return `<span class="badge" data-status="${r.status}"${isWarning(r) ? ' data-warning="true"' : ''}>${verdictWord(r)}</span>`;
+}
+
+/** A requirement of the coverage appendix: a link to its details and this run's verdict. */
+function checkedBy(id: string, status: RequirementStatus, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const r = requirements.get(id);
+  const verdict = r === undefined ? `<span class="badge" data-status="${status}">${STATUS_WORD[status]}</span>` : badge(r);
+  return `<span class="checked-by"><a class="rid" href="#${anchor('req', id)}">${esc(id)}</a> ${verdict}</span>`;
+}
+
+function coverageRow(s: SentenceCoverage, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const checked =
+    s.requirements === undefined
+      ? `<span class="label">Not testable:</span> ${esc(untestableText(s))}`
+      : `${s.requirements.map((c) => checkedBy(c.id, c.status, requirements)).join(' ')}${s.note === undefined ? '' : `<br><span class="note">${esc(s.note)}</span>`}`;
+  return `<tr id="${anchor('spec', s.id)}" data-sentence="${esc(s.id)}" data-covered="${s.requirements !== undefined}"><td class="nowrap rid">${esc(s.id)}</td><td class="nowrap">${esc(s.section)}</td><td class="wrap">${esc(s.text)}</td><td class="wrap checked">${checked}</td></tr>`;
+}
+
+/** Appendix: sentence → requirements → this run's verdicts, and why the others cannot be tested. */
+function specCoverage(report: Report): string {
+  if (report.specCoverage === undefined) return '';
+  const requirements = new Map(report.requirements.map((r) => [r.id, r]));
+  const rows = report.specCoverage.map((s) => coverageRow(s, requirements));
+  return `<section aria-labelledby="spec-coverage">
+<h2 id="spec-coverage">Appendix: Specification coverage</h2>
+${specCoverageSummary(report.specCoverage).map((line) => `<p>${esc(line)}</p>`).join('\n')}
+<table class="spec-coverage">
+<thead><tr><th scope="col">Sentence</th><th scope="col">§</th><th scope="col">Text of the specification</th><th scope="col">Checked by (this run's verdict), or why no client-side test can</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</section>`;
 }
 
 function headerLines(headers: Record<string, string>): string[] {
@@ -307,6 +354,7 @@ ${observations}
 ${notTested}
 ${created}
 ${runErrors}
+${specCoverage(report)}
 </main>
 <footer>Rendered from report.json (schema version ${report.schemaVersion}) of run <code>${esc(report.runId)}</code>. Replay lines read the key from <code>$PETSTORE_API_KEY</code>.</footer>
 </body>

@@ -3,8 +3,23 @@
  * mail notifications), and only report fields, so the same report always renders the same text.
  * Hostile response text must not turn into markup, links or broken tables in the rendered comment.
  */
-import type { Report, RequirementResult } from '../types.js';
-import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, responseLine, shortReason, verdictWord, violations, visible } from './common.js';
+import type { Report, RequirementResult, SentenceCoverage } from '../types.js';
+import {
+  clip,
+  distinctExchanges,
+  groupBySection,
+  humanDuration,
+  isWarning,
+  requestLine,
+  responseLine,
+  shortReason,
+  specCoverageSummary,
+  STATUS_WORD,
+  untestableText,
+  verdictWord,
+  violations,
+  visible,
+} from './common.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -126,14 +141,45 @@ function notTested(report: Report): string[] {
   return ['## Not tested', '', ...report.notTested.map((n) => `- § ${inline(n.section)}: ${inline(n.statement)} (${inline(n.reason)})`), ''];
 }
 
+/** One sentence: the requirements with this run's verdicts, or why no client-side test can check it. */
+function coverageRow(s: SentenceCoverage, requirements: ReadonlyMap<string, RequirementResult>): string {
+  const verdicts = (s.requirements ?? []).map((c) => {
+    const r = requirements.get(c.id);
+    return `${c.id} ${r === undefined ? STATUS_WORD[c.status] : verdictWord(r)}`;
+  });
+  return `| ${cell(s.id)} | ${cell(s.section)} | ${cell(s.text, MAX_MESSAGE)} | ${cell(verdicts.join(', '))} | ${cell(untestableText(s) || (s.note ?? ''), MAX_MESSAGE)} |`;
+}
+
+/**
+ * Appendix: every sentence of the map. Folded (GitHub renders <details>), since a pull-request
+ * comment is read for its verdict first; the table is what an auditor opens.
+ */
+function specCoverage(report: Report): string[] {
+  if (report.specCoverage === undefined) return [];
+  const requirements = new Map(report.requirements.map((r) => [r.id, r]));
+  return [
+    '## Specification coverage',
+    '',
+    ...specCoverageSummary(report.specCoverage).flatMap((line) => [inline(line), '']),
+    '<details><summary>Every sentence, with the requirements that check it and this run\'s verdicts</summary>',
+    '',
+    '| Sentence | § | Text | Checked by (verdict) | Why not testable, or note |',
+    '|---|---|---|---|---|',
+    ...report.specCoverage.map((s) => coverageRow(s, requirements)),
+    '',
+    '</details>',
+    '',
+  ];
+}
+
 function runErrors(report: Report): string[] {
   if (report.runErrors.length === 0) return [];
   return ['## Run errors', '', 'The run itself did not go as planned; verdicts above may be incomplete.', '', ...report.runErrors.map((e) => `- ${inline(clip(e, MAX_MESSAGE))}`), ''];
 }
 
 export function renderMarkdown(report: Report): string {
-  const sections = [header(report), requirementsTable(report), failures(report), notExercised(report), observations(report), notTested(report), runErrors(report)];
   const created = report.createdPetIds.length;
   const footer = created === 0 ? [] : [`This run created ${created} pet${created === 1 ? '' : 's'} on the target (ids in report.json).`];
-  return `${[...sections.filter((s) => s.length > 0).map((s) => s.join('\n').replace(/\n+$/, '')), ...(footer.length > 0 ? [footer.join('\n')] : [])].join('\n\n')}\n`;
+  const sections = [header(report), requirementsTable(report), failures(report), notExercised(report), observations(report), notTested(report), runErrors(report), footer, specCoverage(report)];
+  return `${sections.filter((s) => s.length > 0).map((s) => s.join('\n').replace(/\n+$/, '')).join('\n\n')}\n`;
 }
