@@ -6,6 +6,7 @@
  * appear nowhere.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -162,6 +163,8 @@ describe('the action run against servers', () => {
     const predicate = JSON.parse(run.files.get('report.predicate.json') ?? '{}') as { verdict: unknown; runId: unknown };
     const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: unknown; runId: unknown };
     expect(predicateErrors(predicate)).toEqual([]);
+    // The job's summary names the SHA-256 of the report.json written beside it.
+    expect(run.summary).toContain(`SHA-256 of report.json: \`${createHash('sha256').update(run.files.get('report.json') ?? '').digest('hex')}\``);
     expect({ verdict: predicate.verdict, runId: predicate.runId }).toEqual({ verdict: report.verdict, runId: report.runId });
     // The CLI appends the Markdown summary itself; the script must not add a second copy.
     const heading = run.summary.split('\n')[0] ?? '';

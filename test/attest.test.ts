@@ -267,6 +267,22 @@ describe('the library: attestReport and verifyAttestation', () => {
     expect(problem(verifyAttestation({ report: bytes, envelope: anonymous, publicKey: stranger.publicKey }))).toBe('wrong-key');
   });
 
+  it('reads JSON Lines of envelopes (an .intoto.jsonl bundle): the key\'s envelope among others verifies', () => {
+    const mine = attestReport({ report: reportBytes, privateKey: signer.privateKey }).envelope;
+    const theirs = attestReport({ report: reportBytes, privateKey: stranger.privateKey }).envelope;
+    const bundle = `${JSON.stringify(theirs)}\n${JSON.stringify(mine)}\n`;
+    expect(problem(verifyAttestation({ report: reportBytes, envelope: bundle, publicKey: signer.publicKey }))).toBe('ok');
+    expect(problem(verifyAttestation({ report: reportBytes, envelope: bundle, publicKey: stranger.publicKey }))).toBe('ok');
+    // None verifies: the most specific failure is told (the key's own envelope, about other bytes).
+    expect(problem(verifyAttestation({ report: `${reportBytes.toString()} `, envelope: bundle, publicKey: signer.publicKey }))).toBe('report-changed');
+    const third = generateKeyPairSync('ed25519');
+    expect(problem(verifyAttestation({ report: reportBytes, envelope: bundle, publicKey: third.publicKey }))).toBe('wrong-key');
+    // A pretty-printed envelope cut short is damaged, not "not JSON".
+    const pretty = JSON.stringify(mine, null, 2);
+    expect(problem(verifyAttestation({ report: reportBytes, envelope: pretty, publicKey: signer.publicKey }))).toBe('ok');
+    expect(problem(verifyAttestation({ report: reportBytes, envelope: pretty.slice(0, 120), publicKey: signer.publicKey }))).toBe('damaged');
+  });
+
   it('a statement of another predicate type, correctly signed, is refused', () => {
     const { statement } = attestReport({ report: reportBytes, privateKey: signer.privateKey });
     const other = Buffer.from(JSON.stringify({ ...statement, predicateType: 'https://slsa.dev/provenance/v1' }));

@@ -6,6 +6,7 @@
  * envelope is damaged. Inputs that cannot be read at all (not PEM, not JSON, not a report) throw
  * AttestationInputError or ReportFileError (exit code 2): they are the user's mistake, not a finding.
  */
+import type { KeyObject } from 'node:crypto';
 import { sha256Hex } from '../report/digest.js';
 import { parseReport } from '../report/load.js';
 import { fromBase64, signatureVerifies, signEnvelope, type DsseEnvelope } from './dsse.js';
@@ -37,23 +38,29 @@ function bytesOf(value: Uint8Array | string): Buffer {
   return typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
 }
 
+/** The statement about these bytes, and their digest. Throws ReportFileError when they are not a valid report. */
+function statementAbout(report: Uint8Array | string, name: string): { statement: ConformanceStatement; sha256: string } {
+  const bytes = bytesOf(report);
+  const sha256 = sha256Hex(bytes);
+  const parsed = parseReport(bytes.toString('utf8'), name);
+  return { statement: statementOf({ name, digest: { sha256 } }, predicateOf(parsed)), sha256 };
+}
+
 /**
  * The statement about a report.json, unsigned: what `attest --predicate` and keyless signers
  * (GitHub's attest action, which builds the statement from a predicate file and the subject) need.
  * Throws ReportFileError when the bytes are not a valid report.
  */
 export function conformanceStatement(report: Uint8Array | string, name = DEFAULT_SUBJECT_NAME): ConformanceStatement {
-  const bytes = bytesOf(report);
-  const parsed = parseReport(bytes.toString('utf8'), name);
-  return statementOf({ name, digest: { sha256: sha256Hex(bytes) } }, predicateOf(parsed));
+  return statementAbout(report, name).statement;
 }
 
 export function attestReport(input: AttestReportInput): ReportAttestation {
   const privateKey = privateKeyFrom(input.privateKey);
-  const statement = conformanceStatement(input.report, input.name);
+  const { statement, sha256 } = statementAbout(input.report, input.name ?? DEFAULT_SUBJECT_NAME);
   const keyid = keyIdOf(privateKey);
   const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), privateKey, keyid);
-  return { envelope, statement, keyid, sha256: statement.subject[0]?.digest.sha256 ?? '' };
+  return { envelope, statement, keyid, sha256 };
 }
 
 export interface VerifyAttestationInput {
@@ -74,31 +81,41 @@ export type VerificationResult =
 
 const failed = (problem: AttestationProblem, message: string): VerificationResult => ({ ok: false, problem, message });
 
-/** A file that starts like an envelope but does not parse was cut or altered; anything else is not an envelope at all. */
+/** Text that starts like an envelope but does not parse was cut or altered; anything else is not an envelope at all. */
 const ENVELOPE_START = /^\s*\{\s*"(?:payloadType|payload|signatures)"/;
 const ENVELOPE_KEYS = ['payloadType', 'payload', 'signatures'];
+const CUT = 'it does not parse as JSON (cut short or altered)';
 
-function envelopeValue(input: VerifyAttestationInput['envelope']): { value: unknown } | { damaged: string } {
-  if (typeof input !== 'string' && !(input instanceof Uint8Array)) return { value: input };
+type Read = { value: unknown } | { damaged: string };
+
+/** The envelopes of the input: one JSON envelope, or JSON Lines of them (in-toto's .intoto.jsonl bundles). */
+function readEnvelopes(input: VerifyAttestationInput['envelope']): Read[] {
+  if (typeof input !== 'string' && !(input instanceof Uint8Array)) return [{ value: input }];
   const text = typeof input === 'string' ? input : Buffer.from(input).toString('utf8');
   try {
-    return { value: JSON.parse(text) };
+    return [{ value: JSON.parse(text) }];
   } catch {
-    if (ENVELOPE_START.test(text)) return { damaged: 'it does not parse as JSON (cut short or altered)' };
-    throw new AttestationInputError('the envelope file is not JSON');
+    // Not one JSON document: JSON Lines, or something cut short.
   }
+  const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
+  const reads = lines.map((line): Read | undefined => {
+    try {
+      return { value: JSON.parse(line) };
+    } catch {
+      return ENVELOPE_START.test(line) ? { damaged: CUT } : undefined;
+    }
+  });
+  if (reads.every((r) => r !== undefined)) return reads;
+  if (ENVELOPE_START.test(text)) return [{ damaged: CUT }];
+  throw new AttestationInputError('the envelope file is not JSON');
 }
 
 function isEnvelopeLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && ENVELOPE_KEYS.some((k) => k in value);
 }
 
-export function verifyAttestation(input: VerifyAttestationInput): VerificationResult {
-  const publicKey = publicKeyFrom(input.publicKey);
-  const keyid = keyIdOf(publicKey);
-  const read = envelopeValue(input.envelope);
+function verifyEnvelope(read: Read, reportSha256: string, publicKey: KeyObject, keyid: string): VerificationResult {
   if ('damaged' in read) return failed('damaged', `the envelope is damaged: ${read.damaged}`);
-  if (!isEnvelopeLike(read.value)) throw new AttestationInputError('the envelope file is not a DSSE envelope (no payloadType, payload or signatures)');
   const shape = envelopeErrors(read.value);
   if (shape.length > 0) return failed('damaged', `the envelope is damaged: ${shape[0]}`);
   const envelope = read.value as DsseEnvelope;
@@ -122,17 +139,34 @@ export function verifyAttestation(input: VerifyAttestationInput): VerificationRe
   const errors = statementErrors(statement);
   if (errors.length > 0) return failed('damaged', `the envelope's signed payload is not a petstore-conformance statement: ${errors[0]}`);
   const signed = statement as ConformanceStatement;
-  const sha256 = sha256Hex(bytesOf(input.report));
-  const subject = signed.subject.find((s) => s.digest.sha256 === sha256);
+  const subject = signed.subject.find((s) => s.digest.sha256 === reportSha256);
   if (subject === undefined) {
     const expected = signed.subject.map((s) => `${s.name} ${s.digest.sha256}`).join(', ');
-    return failed('report-changed', `the report is not the one signed: its SHA-256 is ${sha256}, the attestation's subject is ${expected}`);
+    return failed('report-changed', `the report is not the one signed: its SHA-256 is ${reportSha256}, the attestation's subject is ${expected}`);
   }
   return {
     ok: true,
-    sha256,
+    sha256: reportSha256,
     keyid,
     statement: signed,
-    message: `verified: the report (SHA-256 ${sha256}) is ${subject.name} as signed by key ${keyid}; ${signed.predicate.verdictLine}`,
+    message: `verified: the report (SHA-256 ${reportSha256}) is ${subject.name} as signed by key ${keyid}; ${signed.predicate.verdictLine}`,
   };
+}
+
+/** Of several envelopes none of which verifies, the failure that says most: one the key signed comes before one it did not. */
+const SPECIFICITY: Readonly<Record<AttestationProblem, number>> = { 'report-changed': 2, damaged: 1, 'wrong-key': 0 };
+
+export function verifyAttestation(input: VerifyAttestationInput): VerificationResult {
+  const publicKey = publicKeyFrom(input.publicKey);
+  const keyid = keyIdOf(publicKey);
+  const reads = readEnvelopes(input.envelope);
+  if (!reads.some((r) => 'damaged' in r || isEnvelopeLike(r.value))) {
+    throw new AttestationInputError('the envelope file is not a DSSE envelope (no payloadType, payload or signatures)');
+  }
+  const sha256 = sha256Hex(bytesOf(input.report));
+  const results = reads.map((read) => verifyEnvelope(read, sha256, publicKey, keyid));
+  const verified = results.find((r) => r.ok);
+  if (verified !== undefined) return verified;
+  const rank = (r: VerificationResult): number => (r.ok ? 3 : SPECIFICITY[r.problem]);
+  return results.reduce((best, r) => (rank(r) > rank(best) ? r : best));
 }
