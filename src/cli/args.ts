@@ -96,7 +96,7 @@ export const USAGE = `Usage: petstore-conformance [options]
        petstore-conformance replay <report.json> [--base-url <url>] [options]
        petstore-conformance coverage
        petstore-conformance diff <old/report.json> <new/report.json> [--format text|markdown] [--output <file>]
-       petstore-conformance attest <report.json> --key <ed25519-private.pem> [--output <file>] [--predicate <file>]
+       petstore-conformance attest <report.json> [--key <ed25519-private.pem> [--output <file>]] [--predicate <file>]
        petstore-conformance verify <report.json> --envelope <file> --public-key <pem>
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
