@@ -151,6 +151,18 @@ describe('attest', () => {
     expect(predicate).toEqual((JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as ConformanceStatement).predicate);
   });
 
+  it('an encrypted private key: its passphrase from PETSTORE_SIGNING_KEY_PASSPHRASE, never a flag', async () => {
+    const out = await tempDir('attest-encrypted');
+    const encrypted = join(out, 'encrypted.pem');
+    await writeFile(encrypted, signer.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'correct horse' }));
+    const args = ['attest', reportFile, '--key', encrypted, '--output', join(out, 'report.intoto.jsonl')];
+    expectOneLine(await runCli(args), 2, /the private key ".*encrypted\.pem" is encrypted and no passphrase was given: set PETSTORE_SIGNING_KEY_PASSPHRASE$/);
+    expectOneLine(await runCli(args, { PETSTORE_SIGNING_KEY_PASSPHRASE: 'wrong horse' }), 2, /is encrypted and the passphrase given does not decrypt it/);
+    const signed = await runCli(args, { PETSTORE_SIGNING_KEY_PASSPHRASE: 'correct horse' });
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.stdout).toContain(`signed by key ${keyIdOf(signer.publicKey)}`);
+  });
+
   it('--output puts the envelope elsewhere', async () => {
     const output = join(await tempDir('attest-output'), 'signed.json');
     const result = await runCli(['attest', reportFile, '--key', signer.privateFile, '--output', output]);

@@ -21,6 +21,8 @@ export interface AttestReportInput {
   report: Uint8Array | string;
   /** Ed25519 private key: PEM text or a KeyObject. */
   privateKey: KeyInput;
+  /** The passphrase of an encrypted PEM private key. */
+  passphrase?: string;
   /** The subject's name (the file's name); default report.json. */
   name?: string;
 }
@@ -56,7 +58,7 @@ export function conformanceStatement(report: Uint8Array | string, name = DEFAULT
 }
 
 export function attestReport(input: AttestReportInput): ReportAttestation {
-  const privateKey = privateKeyFrom(input.privateKey);
+  const privateKey = privateKeyFrom(input.privateKey, undefined, input.passphrase);
   const { statement, sha256 } = statementAbout(input.report, input.name ?? DEFAULT_SUBJECT_NAME);
   const keyid = keyIdOf(privateKey);
   const envelope = signEnvelope(IN_TOTO_PAYLOAD_TYPE, Buffer.from(JSON.stringify(statement), 'utf8'), privateKey, keyid);

@@ -9,18 +9,26 @@ export class AttestationInputError extends Error {
   override name = 'AttestationInputError';
 }
 
+/** An encrypted private key and no passphrase: the caller says where a passphrase comes from. */
+export class PassphraseNeededError extends AttestationInputError {}
+
 export type KeyInput = string | Buffer | KeyObject;
 
-function keyObject(input: KeyInput, kind: 'private' | 'public', what: string): KeyObject {
+const ENCRYPTED = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/;
+
+function keyObject(input: KeyInput, kind: 'private' | 'public', what: string, passphrase?: string): KeyObject {
   let key: KeyObject;
   if (typeof input === 'string' || Buffer.isBuffer(input)) {
     const text = input.toString();
     if (!/-----BEGIN [A-Z0-9 ]+-----/.test(text)) throw new AttestationInputError(`${what} is not a PEM file (no -----BEGIN line)`);
     if (kind === 'private' && /-----BEGIN PUBLIC KEY-----/.test(text)) throw new AttestationInputError(`${what} is a public key; signing needs the private key`);
+    const encrypted = ENCRYPTED.test(text);
+    if (kind === 'private' && encrypted && passphrase === undefined) throw new PassphraseNeededError(`${what} is encrypted and no passphrase was given`);
     try {
       // A private key yields its public half, so either file verifies.
-      key = kind === 'private' ? createPrivateKey(text) : createPublicKey(text);
+      key = kind === 'private' ? createPrivateKey({ key: text, ...(passphrase === undefined ? {} : { passphrase }) }) : createPublicKey(text);
     } catch (error) {
+      if (kind === 'private' && encrypted) throw new AttestationInputError(`${what} is encrypted and the passphrase given does not decrypt it`);
       const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
       throw new AttestationInputError(`${what} is not a readable ${kind} key: ${reason}`);
     }
@@ -32,8 +40,9 @@ function keyObject(input: KeyInput, kind: 'private' | 'public', what: string): K
   return key;
 }
 
-export function privateKeyFrom(input: KeyInput, what = 'the private key'): KeyObject {
-  return keyObject(input, 'private', what);
+/** `passphrase`: for an encrypted PEM (openssl genpkey … -aes256). */
+export function privateKeyFrom(input: KeyInput, what = 'the private key', passphrase?: string): KeyObject {
+  return keyObject(input, 'private', what, passphrase);
 }
 
 /** The public key of a PEM public key, or of a PEM private key. */

@@ -9,7 +9,9 @@ import { basename, dirname, join } from 'node:path';
 import type { AttestOptions, VerifyOptions } from './args.js';
 import { attestReport, conformanceStatement, verifyAttestation } from '../attestation/attest.js';
 import { CONFORMANCE_PREDICATE_TYPE } from '../attestation/in-toto.js';
-import { AttestationInputError, privateKeyFrom, publicKeyFrom } from '../attestation/keys.js';
+import { AttestationInputError, PassphraseNeededError, privateKeyFrom, publicKeyFrom } from '../attestation/keys.js';
+
+export const PASSPHRASE_VARIABLE = 'PETSTORE_SIGNING_KEY_PASSPHRASE';
 
 async function read(file: string, what: string): Promise<Buffer> {
   try {
@@ -39,7 +41,15 @@ export async function attestCommand(command: AttestOptions): Promise<number> {
   if (command.keyFile === undefined) {
     statement = conformanceStatement(report, name);
   } else {
-    const privateKey = privateKeyFrom(await read(command.keyFile, 'the private key'), `the private key "${command.keyFile}"`);
+    // The passphrase of an encrypted key comes from the environment, never from a flag (shell history, process lists).
+    const pem = await read(command.keyFile, 'the private key');
+    let privateKey;
+    try {
+      privateKey = privateKeyFrom(pem, `the private key "${command.keyFile}"`, process.env[PASSPHRASE_VARIABLE]);
+    } catch (error) {
+      if (error instanceof PassphraseNeededError) throw new PassphraseNeededError(`${error.message}: set ${PASSPHRASE_VARIABLE}`);
+      throw error;
+    }
     const attestation = attestReport({ report, privateKey, name });
     const output = command.output ?? defaultEnvelopePath(command.reportFile);
     await write(output, `${JSON.stringify(attestation.envelope)}\n`);
