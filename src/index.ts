@@ -19,3 +19,8 @@ export { renderMarkdown } from './report/render/markdown.js';
 export { writeReports } from './report/write.js';
 export { loadReport, reportErrors, ReportFileError } from './report/load.js';
 export { loadCatalog, type Catalog, type Requirement } from './catalog.js';
+export { attestReport, conformanceStatement, verifyAttestation, type AttestReportInput, type ReportAttestation, type VerifyAttestationInput, type VerificationResult, type AttestationProblem } from './attestation/attest.js';
+export { CONFORMANCE_PREDICATE_TYPE, IN_TOTO_PAYLOAD_TYPE, STATEMENT_TYPE, type ConformancePredicate, type ConformanceStatement, type InTotoSubject } from './attestation/in-toto.js';
+export { pae, type DsseEnvelope, type DsseSignature } from './attestation/dsse.js';
+export { AttestationInputError, keyIdOf, type KeyInput } from './attestation/keys.js';
+export { sha256Hex, renderContextOfFile, type RenderContext } from './report/digest.js';

@@ -6,19 +6,21 @@
  * appear nowhere.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceBehaviour, startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import { closedPort } from './support/ports.js';
+import { predicateErrors } from '../src/attestation/shape.js';
 import { tempDirs } from './support/temp-dirs.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
 const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'max-requests', 'report-dir', 'reporters'];
-const OUTPUTS = ['verdict', 'exit-code', 'report-dir'];
+const OUTPUTS = ['verdict', 'exit-code', 'report-dir', 'predicate-path'];
 const tempDir = tempDirs();
 
 interface ActionStep {
@@ -155,7 +157,15 @@ describe('the action run against servers', () => {
     expect(run.outputs.get('verdict')).toBe(reportVerdict(run));
     expect(run.outputs.get('verdict')).not.toBe('');
     expect(run.outputs.get('report-dir')).toBe(run.reportDir);
-    expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json']);
+    expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json', 'report.predicate.json']);
+    // The predicate for actions/attest: this run's, of this project's predicate type.
+    expect(run.outputs.get('predicate-path')).toBe(join(run.reportDir, 'report.predicate.json'));
+    const predicate = JSON.parse(run.files.get('report.predicate.json') ?? '{}') as { verdict: unknown; runId: unknown };
+    const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: unknown; runId: unknown };
+    expect(predicateErrors(predicate)).toEqual([]);
+    // The job's summary names the SHA-256 of the report.json written beside it.
+    expect(run.summary).toContain(`SHA-256 of report.json: \`${createHash('sha256').update(run.files.get('report.json') ?? '').digest('hex')}\``);
+    expect({ verdict: predicate.verdict, runId: predicate.runId }).toEqual({ verdict: report.verdict, runId: report.runId });
     // The CLI appends the Markdown summary itself; the script must not add a second copy.
     const heading = run.summary.split('\n')[0] ?? '';
     expect(heading).toMatch(/^#/);

@@ -4,6 +4,7 @@
  * type declarations, all from there. Needs the registry (or npm's cache) for the dependencies.
  */
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,18 @@ describe('installed from the packed tarball with --omit=dev', () => {
     expect((await readdir(join(project, 'out'))).sort()).toEqual(['earl.jsonld', 'junit.xml', 'report.html', 'report.json', 'summary.md']);
   });
 
+  it('attest and verify the run\'s report.json from the installed package (its schema ships)', async () => {
+    // Uses the report of the full run above.
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    await writeFile(join(project, 'signing.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    await writeFile(join(project, 'signing.pub.pem'), publicKey.export({ type: 'spki', format: 'pem' }));
+    const attest = await sh('npx', ['--no-install', 'petstore-conformance', 'attest', 'out/report.json', '--key', 'signing.pem'], project);
+    expect(attest.code, attest.stderr).toBe(0);
+    const verify = await sh('npx', ['--no-install', 'petstore-conformance', 'verify', 'out/report.json', '--envelope', 'out/report.intoto.jsonl', '--public-key', 'signing.pub.pem'], project);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(/^verified: /);
+  });
+
   it("import('petstore-conformance').runConformance({}) resolves to a report that validates, printing nothing", async () => {
     const script = "import('petstore-conformance').then(async (m) => { const r = await m.runConformance({}); process.stdout.write(JSON.stringify(r)); })";
     const lib = await sh(process.execPath, ['-e', script], project);
@@ -107,11 +120,12 @@ describe('installed from the packed tarball with --omit=dev', () => {
     await writeFile(
       join(project, 'consumer.mts'),
       [
-        "import { runConformance, exitCodeOf, renderMarkdown, loadReport, ConformanceUsageError, type Report } from 'petstore-conformance';",
+        "import { runConformance, exitCodeOf, renderMarkdown, loadReport, ConformanceUsageError, attestReport, verifyAttestation, type Report, type VerificationResult } from 'petstore-conformance';",
         "import { defineConformanceSuite } from 'petstore-conformance/vitest';",
         'const report: Report = await runConformance({ baseUrl: "http://localhost:8080/v1", apiKey: "k", only: ["LIST"] });',
         'const code: 0 | 1 | 2 = exitCodeOf(report);',
-        'export const used = [code, renderMarkdown(report), loadReport, ConformanceUsageError, defineConformanceSuite];',
+        'const verified: VerificationResult = verifyAttestation({ report: "{}", envelope: attestReport({ report: "{}", privateKey: "pem" }).envelope, publicKey: "pem" });',
+        'export const used = [code, renderMarkdown(report), loadReport, ConformanceUsageError, defineConformanceSuite, verified];',
         '// @ts-expect-error: an unknown option is a type error',
         'await runConformance({ baseURL: "x" });',
       ].join('\n'),

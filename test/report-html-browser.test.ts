@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../src/report/render/html.js';
+import { sha256Hex, type RenderContext } from '../src/report/digest.js';
+import { RENDERERS } from '../src/report/renderers.js';
 import type { Report } from '../src/report/types.js';
 import { findChromium } from './support/chromium.js';
 import { hostileReport, mixedReport } from './support/report-factory.js';
@@ -45,10 +47,10 @@ interface Opened {
   url: string;
 }
 
-async function open(report: Report, name: string): Promise<Opened> {
+async function open(report: Report, name: string, render: RenderContext = {}): Promise<Opened> {
   if (context === undefined) throw new Error('no browser context');
   const file = join(tmp, `${name}.html`);
-  writeFileSync(file, renderHtml(report));
+  writeFileSync(file, renderHtml(report, render));
   const url = pathToFileURL(file).href;
   const page = await context.newPage();
   const opened: Opened = { requests: [], failed: [], consoleErrors: [], dialogs: [], page, url };
@@ -67,9 +69,11 @@ async function open(report: Report, name: string): Promise<Opened> {
 }
 
 describe('report.html in headless Chromium', () => {
-  it('loads only itself, logs no errors and shows the summary counts', async () => {
+  it('loads only itself, logs no errors and shows the summary counts and the SHA-256 of report.json', async () => {
     const report = mixedReport();
-    const { page, url, requests, failed, consoleErrors } = await open(report, 'mixed');
+    const reportSha256 = sha256Hex(RENDERERS.json.render(report));
+    const { page, url, requests, failed, consoleErrors } = await open(report, 'mixed', { reportSha256 });
+    await expect(page.locator('code.digest').first().innerText()).resolves.toBe(reportSha256);
     expect(requests).toEqual([url]);
     expect(failed).toEqual([]);
     expect(consoleErrors).toEqual([]);

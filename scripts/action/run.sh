@@ -38,17 +38,23 @@ case "${INPUT_READ_ONLY:-false}" in
 esac
 
 # The verdict must come from this run: a report.json left by an earlier one must not answer for it.
-rm -f "$report_dir/report.json"
+rm -f "$report_dir/report.json" "$report_dir/report.predicate.json"
 
 # The CLI appends its Markdown summary to GITHUB_STEP_SUMMARY itself (src/report/write.ts).
 code=0
 node "$cli" "${args[@]}" || code=$?
 
 verdict=""
+predicate=""
 if [[ -f "$report_dir/report.json" ]]; then
   verdict="$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.stdout.write(typeof r.verdict === "string" ? r.verdict : "")' "$report_dir/report.json")"
   # One line of word characters, so the value cannot inject another output.
   [[ "$verdict" =~ ^[A-Za-z_-]+$ ]] || verdict=""
+  # The in-toto predicate, for a keyless signer: actions/attest with predicate-path (see the README).
+  # A report it cannot describe leaves the output empty; it never changes the step's exit code.
+  if node "$cli" attest "$report_dir/report.json" --predicate "$report_dir/report.predicate.json" >&2; then
+    predicate="$(node -p 'require("path").resolve(process.argv[1])' "$report_dir/report.predicate.json")"
+  fi
 elif [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
   printf '## Pet Store conformance\n\nThe run could not be made (exit code %s), no report was written: see the step log.\n' "$code" >> "$GITHUB_STEP_SUMMARY"
 fi
@@ -57,5 +63,6 @@ fi
   echo "verdict=$verdict"
   echo "exit-code=$code"
   echo "report-dir=$(node -p 'require("path").resolve(process.argv[1])' "$report_dir")"
+  echo "predicate-path=$predicate"
 } >> "$GITHUB_OUTPUT"
 exit "$code"

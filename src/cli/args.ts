@@ -60,11 +60,33 @@ export interface DiffOptions {
   output?: string;
 }
 
+/** Sign a saved report.json (a DSSE envelope of an in-toto statement), or write the predicate alone. */
+export interface AttestOptions {
+  command: 'attest';
+  reportFile: string;
+  /** Ed25519 private key (PEM); absent: only the predicate is written. */
+  keyFile?: string;
+  /** Where the envelope goes; default <report>.intoto.jsonl beside the report. */
+  output?: string;
+  /** Where the predicate alone goes, for a keyless signer (GitHub's attest action). */
+  predicateFile?: string;
+}
+
+/** Check that an envelope is the given key's signature of exactly this report.json. */
+export interface VerifyOptions {
+  command: 'verify';
+  reportFile: string;
+  envelopeFile: string;
+  publicKeyFile: string;
+}
+
 export type ParsedCommand =
   | RunOptions
   | RenderOptions
   | ReplayOptions
   | DiffOptions
+  | AttestOptions
+  | VerifyOptions
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'coverage' };
@@ -74,6 +96,8 @@ export const USAGE = `Usage: petstore-conformance [options]
        petstore-conformance replay <report.json> [--base-url <url>] [options]
        petstore-conformance coverage
        petstore-conformance diff <old/report.json> <new/report.json> [--format text|markdown] [--output <file>]
+       petstore-conformance attest <report.json> [--key <ed25519-private.pem> [--output <file>]] [--predicate <file>]
+       petstore-conformance verify <report.json> --envelope <file> --public-key <pem>
 
 Runs the Pet Store Service conformance suite against a server and writes a report.
 Without --base-url it runs against the embedded reference server.
@@ -83,6 +107,9 @@ fixed, still failing or could not tell (exit 1 while a must still fails, 2 when 
 'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
 'diff' lists what regressed (pass -> fail), was lost (pass -> inconclusive), was fixed, changed
 level or evidence, and which targets, tool or spec versions differ; exit 1 on a must regression.
+'attest' signs report.json: a DSSE envelope of an in-toto statement (default <report>.intoto.jsonl);
+--predicate also writes the predicate alone (without --key, only it), for GitHub's attest action.
+'verify' exits 0 only when the envelope is the key's signature of exactly this report.json, else 1.
 
 Options:
   --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
@@ -101,7 +128,11 @@ Options:
                          test; needs --plan and --max-requests above the plan's daily quota
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
   --format <f>           diff only: text (default) or markdown (for a PR comment)
-  --output <file>        diff only: write the diff to a file instead of stdout
+  --output <file>        diff: write the diff to a file instead of stdout; attest: the envelope's path
+  --key <pem>            attest: the Ed25519 private key that signs
+  --predicate <file>     attest: also write the in-toto predicate alone
+  --envelope <file>      verify: the envelope attest wrote
+  --public-key <pem>     verify: the Ed25519 public key to check it with
   -h, --help             Show this help
   -v, --version          Show the version
 
@@ -141,6 +172,35 @@ function diffCommand(files: readonly string[], format: string | undefined, outpu
   return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
 }
 
+const ATTESTATION_FLAGS = { attest: ['key', 'output', 'predicate'], verify: ['envelope', 'public-key'] } as const;
+
+function fileFlag(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
+  const value = values[name];
+  if (value === '') throw new UsageError(`--${name} needs a file name`);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function attestationCommand(name: 'attest' | 'verify', files: readonly string[], values: Readonly<Record<string, unknown>>): AttestOptions | VerifyOptions {
+  const allowed: readonly string[] = ATTESTATION_FLAGS[name];
+  const foreign = Object.keys(values).find((flag) => values[flag] !== undefined && !allowed.includes(flag));
+  if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to ${name}`);
+  const [reportFile, ...extra] = files;
+  if (reportFile === undefined) throw new UsageError(`${name} needs the path of a report.json`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  if (name === 'verify') {
+    const envelopeFile = fileFlag(values, 'envelope');
+    const publicKeyFile = fileFlag(values, 'public-key');
+    if (envelopeFile === undefined || publicKeyFile === undefined) throw new UsageError('verify needs --envelope <file> and --public-key <pem>');
+    return { command: 'verify', reportFile, envelopeFile, publicKeyFile };
+  }
+  const keyFile = fileFlag(values, 'key');
+  const output = fileFlag(values, 'output');
+  const predicateFile = fileFlag(values, 'predicate');
+  if (keyFile === undefined && predicateFile === undefined) throw new UsageError('attest needs --key <ed25519-private.pem> to sign, or --predicate <file> to write the predicate alone');
+  if (keyFile === undefined && output !== undefined) throw new UsageError('--output names the signed envelope: attest needs --key to write one');
+  return { command: 'attest', reportFile, ...(keyFile === undefined ? {} : { keyFile }), ...(output === undefined ? {} : { output }), ...(predicateFile === undefined ? {} : { predicateFile }) };
+}
+
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
   let parsed;
   try {
@@ -164,6 +224,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         ca: { type: 'string' },
         format: { type: 'string' },
         output: { type: 'string' },
+        key: { type: 'string' },
+        predicate: { type: 'string' },
+        envelope: { type: 'string' },
+        'public-key': { type: 'string' },
         'exhaust-daily-quota': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -178,11 +242,14 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.help === true) return { command: 'help' };
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
+  if (subcommand === 'attest' || subcommand === 'verify') return attestationCommand(subcommand, parsed.positionals.slice(1), v);
+  const attestationFlag = ['key', 'predicate', 'envelope', 'public-key'].find((flag) => v[flag as keyof typeof v] !== undefined);
+  if (attestationFlag !== undefined) throw new UsageError(`--${attestationFlag} applies to attest and verify only`);
   if (subcommand === 'diff') return diffCommand(parsed.positionals.slice(1), v.format, v.output);
-  if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format and --output apply to diff only');
+  if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format applies to diff only, --output to diff and attest');
   if (subcommand === 'coverage' && reportFile === undefined) return { command: 'coverage' };
   if (subcommand !== undefined && subcommand !== 'report' && subcommand !== 'replay') {
-    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage, diff; see --help)`);
+    throw new UsageError(`unknown command "${subcommand}" (commands: report, replay, coverage, diff, attest, verify; see --help)`);
   }
   if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);

@@ -16,6 +16,9 @@ import { haltLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from '../tool-info.js';
 import { exitCodeOf } from '../report/build.js';
 import { appendStepSummary, writeReports } from '../report/write.js';
+import { renderContextOfFile } from '../report/digest.js';
+import { RENDERERS } from '../report/renderers.js';
+import { join, resolve } from 'node:path';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -39,13 +42,17 @@ async function main(argv: readonly string[]): Promise<number> {
     if (command.reporters.includes('har') && report.exchanges === undefined) {
       throw new ReportFileError(`"${command.reportFile}" holds no exchange log (its run was made without --reporter har), so no HAR can be rendered from it`);
     }
-    const paths = await writeReports(report, command.reportDir, command.reporters.filter((r) => r !== 'json'));
+    // The digest shown is the saved file's, from its bytes: the file is not rewritten.
+    const context = await renderContextOfFile(command.reportFile);
+    const paths = await writeReports(report, command.reportDir, command.reporters.filter((r) => r !== 'json'), context);
     for (const p of paths) process.stdout.write(`report: ${p}\n`);
     return 0;
   }
   if (command.command === 'coverage') return (await import('./coverage.js')).coverageCommand();
   if (command.command === 'replay') return (await import('./replay.js')).replay(command);
   if (command.command === 'diff') return (await import('./diff.js')).diffCommand(command);
+  if (command.command === 'attest') return (await import('./attest.js')).attestCommand(command);
+  if (command.command === 'verify') return (await import('./attest.js')).verifyCommand(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
   if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
@@ -59,7 +66,7 @@ async function main(argv: readonly string[]): Promise<number> {
     progress.stop();
   }
   const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
-  const summaryPath = await appendStepSummary(report, process.env);
+  const summaryPath = await appendStepSummary(report, process.env, await renderContextOfFile(join(resolve(command.reportDir), RENDERERS.json.fileName)));
   if (summaryPath !== undefined) paths.push(summaryPath);
   process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
   const halted = haltLine(report);

@@ -28,6 +28,11 @@ export async function loadReport(file: string): Promise<Report> {
   } catch (error) {
     throw new ReportFileError(`cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
+  return parseReport(text, file);
+}
+
+/** A report from the text of report.json, validated; `file` names it in the error. */
+export function parseReport(text: string, file: string): Report {
   let value: unknown;
   try {
     value = JSON.parse(text);

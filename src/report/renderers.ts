@@ -1,8 +1,9 @@
 /**
- * The table of report formats: each a file name and a pure (Report) => string. Adding a format is
- * adding a row.
+ * The table of report formats: each a file name and a pure (Report, RenderContext) => string.
+ * Adding a format is adding a row.
  */
 import type { Report } from './types.js';
+import type { RenderContext } from './digest.js';
 import { renderEarl } from './render/earl.js';
 import { renderHar } from './render/har.js';
 import { renderHtml } from './render/html.js';
@@ -13,7 +14,8 @@ export type FormatName = 'json' | 'junit' | 'markdown' | 'html' | 'earl' | 'har'
 
 export interface Renderer {
   fileName: string;
-  render(report: Report): string;
+  /** `context`: what is known beside the report (report.json's digest), for the formats that show it. */
+  render(report: Report, context?: RenderContext): string;
 }
 
 export const RENDERERS: Record<FormatName, Renderer> = {

@@ -19,6 +19,7 @@ import {
   verdictWord,
   visible,
 } from './common.js';
+import type { RenderContext } from '../digest.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
@@ -231,7 +232,7 @@ function completeness(report: Report): string {
   return `Not complete: ${report.summary.inconclusive} requirement${report.summary.inconclusive === 1 ? '' : 's'} meant to run could not be told (inconclusive), so the run cannot show conformance.${exercised}`;
 }
 
-function meta(report: Report): string {
+function meta(report: Report, context: RenderContext): string {
   const t = report.target;
   const rows: Array<[string, string]> = [
     ['Target', `<code>${esc(t.baseUrl)}</code>${t.embedded ? ' (the embedded reference server)' : ''}`],
@@ -241,6 +242,7 @@ function meta(report: Report): string {
     ['Duration', `${esc(humanDuration(report.durationMs))}${report.rateLimitWaitMs > 0 ? `, of which ${esc(humanDuration(report.rateLimitWaitMs))} waiting on the rate limit` : ''}`],
     ['Seed', `<code>${report.seed}</code>`],
     ['Run id', `<code>${esc(report.runId)}</code>`],
+    ...digestRow(context),
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
   if (t.plan !== undefined) rows.push(['Plan', esc(t.plan)]);
@@ -250,6 +252,12 @@ function meta(report: Report): string {
     ['Options', `${o.readOnly ? 'read-only (no pets created)' : 'writes allowed'}; request timeout ${esc(humanDuration(o.timeoutMs))}${o.only.length > 0 ? `; only ${o.only.map((x) => `<code>${esc(x)}</code>`).join(', ')}` : ''}`],
   );
   return `<dl class="meta">\n${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('\n')}\n</dl>`;
+}
+
+/** The SHA-256 of the report.json this page was rendered with, so an auditor can check the pair belongs together. */
+function digestRow(context: RenderContext): Array<[string, string]> {
+  if (context.reportSha256 === undefined) return [];
+  return [['report.json SHA-256', `<code class="digest" data-sha256="${esc(context.reportSha256)}">${esc(context.reportSha256)}</code> <span class="note">(<code>sha256sum report.json</code> prints the same)</span>`]];
 }
 
 function counts(report: Report): string {
@@ -278,7 +286,7 @@ function listSection(title: string, id: string, intro: string, items: readonly s
   return `<section aria-labelledby="${id}">\n<h2 id="${id}">${title}</h2>\n${content}\n</section>`;
 }
 
-export function renderHtml(report: Report): string {
+export function renderHtml(report: Report, context: RenderContext = {}): string {
   const groups = groupBySection(report.requirements);
   const verdictWordText = VERDICT_WORDS[report.verdict];
   const toc = groups.map((g) => `<li><a href="#${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</a></li>`);
@@ -338,7 +346,7 @@ export function renderHtml(report: Report): string {
 <strong>${esc(report.verdictLine)}</strong>
 <p>${esc(completeness(report))}</p>
 </div>
-${meta(report)}
+${meta(report, context)}
 </header>
 <main>
 <section aria-labelledby="summary">
@@ -356,7 +364,7 @@ ${created}
 ${runErrors}
 ${specCoverage(report)}
 </main>
-<footer>Rendered from report.json (schema version ${report.schemaVersion}) of run <code>${esc(report.runId)}</code>. Replay lines read the key from <code>$PETSTORE_API_KEY</code>.</footer>
+<footer>Rendered from report.json (schema version ${report.schemaVersion}${context.reportSha256 === undefined ? '' : `, SHA-256 <code>${esc(context.reportSha256)}</code>`}) of run <code>${esc(report.runId)}</code>. Replay lines read the key from <code>$PETSTORE_API_KEY</code>.</footer>
 </body>
 </html>
 `;

@@ -20,6 +20,7 @@ import {
   violations,
   visible,
 } from './common.js';
+import type { RenderContext } from '../digest.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -64,7 +65,12 @@ function fenced(text: string, info: string): string[] {
   return [`${fence}${info}`, ...body.split(/\r\n|\r|\n/), fence];
 }
 
-function header(report: Report): string[] {
+/** The digest line, so a reader can check the report.json beside this summary (`sha256sum report.json`). */
+function digest(context: RenderContext): string[] {
+  return context.reportSha256 === undefined ? [] : ['', `SHA-256 of report.json: ${code(context.reportSha256)}`];
+}
+
+function header(report: Report, context: RenderContext): string[] {
   const s = report.summary;
   return [
     `# ${inline(report.spec.title)} ${inline(report.spec.version)}: conformance of ${code(report.target.baseUrl)}`,
@@ -75,6 +81,7 @@ function header(report: Report): string[] {
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
       `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
+    ...digest(context),
     '',
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
@@ -177,9 +184,9 @@ function runErrors(report: Report): string[] {
   return ['## Run errors', '', 'The run itself did not go as planned; verdicts above may be incomplete.', '', ...report.runErrors.map((e) => `- ${inline(clip(e, MAX_MESSAGE))}`), ''];
 }
 
-export function renderMarkdown(report: Report): string {
+export function renderMarkdown(report: Report, context: RenderContext = {}): string {
   const created = report.createdPetIds.length;
   const footer = created === 0 ? [] : [`This run created ${created} pet${created === 1 ? '' : 's'} on the target (ids in report.json).`];
-  const sections = [header(report), requirementsTable(report), failures(report), notExercised(report), observations(report), notTested(report), runErrors(report), footer, specCoverage(report)];
+  const sections = [header(report, context), requirementsTable(report), failures(report), notExercised(report), observations(report), notTested(report), runErrors(report), footer, specCoverage(report)];
   return `${sections.filter((s) => s.length > 0).map((s) => s.join('\n').replace(/\n+$/, '')).join('\n\n')}\n`;
 }
