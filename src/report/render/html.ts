@@ -6,6 +6,7 @@
  */
 import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../types.js';
 import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, sectionHeading, verdictWord, visible } from './common.js';
+import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
@@ -196,7 +197,7 @@ function meta(report: Report): string {
     ['Run id', `<code>${esc(report.runId)}</code>`],
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
-  if (t.plan !== undefined) rows.push(['Plan', esc(t.plan)]);
+  if (t.plan !== undefined) rows.push(['Plan', esc(describePlan(t.plan))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],
