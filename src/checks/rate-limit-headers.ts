@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { receivedAt, responseDateMs } from './response-date.js';
-import { planLimits, type Plan } from '../plans.js';
+import { MAX_PER_MINUTE, planLimits, type Plan } from '../plans.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
 
@@ -122,7 +122,7 @@ function checkPlanLimit(ex: Exchange, plan: Plan | undefined): Finding[] {
 }
 
 /** A thousand times the largest published per-minute limit (Business, 1,000): no custom plan goes that far. */
-export const ABSURD_LIMIT_ABOVE = 1_000_000n;
+export const ABSURD_LIMIT_ABOVE = BigInt(MAX_PER_MINUTE);
 
 function checkLimitPlausible(ex: Exchange): Finding[] {
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
