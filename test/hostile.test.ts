@@ -92,7 +92,7 @@ function expectOneStderrLine(run: HostileRun, pattern: RegExp): void {
 function expectNothingJudgedConsole(run: HostileRun): void {
   const lines = consoleLines(run);
   expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(3);
-  expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^NOT VERIFIED: nothing was judged \(0 requests\); every requirement, with the reason, in .*report\.json, /);
+  expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^NOT VERIFIED: nothing was judged \(0 requests sent\); every requirement, with the reason, in .*report\.json, /);
   expect(run.report?.requirements.every((r) => r.status === 'inconclusive' || r.status === 'not-exercised')).toBe(true);
 }
 

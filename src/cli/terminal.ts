@@ -119,5 +119,6 @@ export function nothingJudged(report: Report): boolean {
 /** The line after haltLine when nothing was judged. */
 export function nothingJudgedLine(report: Report, reportPaths: readonly string[], style: Style): string {
   const verdict = paint(style, VERDICT_CODES[report.verdict], 'NOT VERIFIED');
-  return `${verdict}: nothing was judged (${report.requests} requests); every requirement, with the reason, in ${reportPaths.join(', ')}\n`;
+  const requests = `${report.requests} request${report.requests === 1 ? '' : 's'}`;
+  return `${verdict}: nothing was judged (${requests} sent); every requirement, with the reason, in ${reportPaths.join(', ')}\n`;
 }
