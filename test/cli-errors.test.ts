@@ -154,7 +154,7 @@ describe('CLI informational flags', () => {
   it('uses the README\'s words for the verdicts: a choice is "not exercised", never "inconclusive"', async () => {
     const help = (await runCli(['--help'])).stdout;
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    for (const flag of ['--read-only', '--only', '--plan']) {
+    for (const flag of ['--read-only', '--only', '--plan', '--exhaust-daily-quota']) {
       const line = help.split('\n').findIndex((l) => l.trimStart().startsWith(flag));
       const text = help.split('\n').slice(line, line + 3).join(' ');
       expect(text, flag).toMatch(/not exercised/);

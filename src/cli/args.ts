@@ -100,9 +100,9 @@ Options:
   --plan <plan>          The key's plan: free | pro | business, or custom:PER_MINUTE/PER_DAY for an
                          Enterprise key (e.g. custom:500/50000). X-RateLimit-Limit is checked against it
                          and the burst tests its limit; without it RATE-004 is not exercised
-  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up: only on a key made for the
-                         test. Needs --plan on a remote target; raises the budget to the day's quota
-                         plus ${DEFAULTS.maxRequests} and prints the cost before the first request
+  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up, only on a key made for the
+                         test (without it RATE-007 is not exercised). Needs --plan on a remote target;
+                         raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
   --format <f>           diff only: text (default) or markdown (for a PR comment)
   --output <file>        diff only: write the diff to a file instead of stdout
