@@ -4,7 +4,7 @@
  */
 export { runConformance, keyFingerprint } from './api/run.js';
 export { ConformanceUsageError, DEFAULTS, type ConformanceOptions } from './api/options.js';
-export type { PlanName } from './run-config.js';
+export type { Plan, PlanName, PlanLimits } from './plans.js';
 export type { ProgressListener } from '../reporters/compliance.js';
 export type { ProgressEvent } from './conformance/progress.js';
 export type { TestOutcome } from './report/build.js';

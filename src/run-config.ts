@@ -3,13 +3,7 @@
  * It is serialisable by design. The key travels only here, never in test meta or annotations,
  * which the reporter persists.
  */
-export type PlanName = 'free' | 'pro' | 'business';
-
-export const PLAN_LIMITS: Record<PlanName, { perMinute: number; perDay: number }> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-};
+import type { Plan } from './plans.js';
 
 export interface RunConfig {
   baseUrl: string;
@@ -25,7 +19,7 @@ export interface RunConfig {
   maxWaitMs: number;
   /** Unix ms after which the client sends nothing more (--deadline). */
   deadlineAt?: number;
-  plan?: PlanName;
+  plan?: Plan;
   /** Selected requirement ids; empty means all. */
   selected: string[];
   /** Replay: per requirement, the seed and fast-check path of the counterexample to re-send. */

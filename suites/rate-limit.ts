@@ -12,7 +12,7 @@ import type { Exchange } from '../src/http/exchange.js';
 import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal } from '../src/checks/daily-quota.js';
-import { PLAN_LIMITS } from '../src/run-config.js';
+import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
 import { encodeProgress, progressNote } from '../src/conformance/progress.js';
@@ -109,8 +109,8 @@ describe('8 limits', () => {
       t.notExercised('exhausting the daily quota takes the key out of service for the rest of the day; opt in with --exhaust-daily-quota on a key made for the test');
     }
     const plan = limitFromPlan(config.plan, client.rateLimit.limit)?.plan;
-    if (plan === undefined) return t.inconclusive('the daily quota is unknown: give --plan (the advertised X-RateLimit-Limit is no plan\'s limit)');
-    const perDay = PLAN_LIMITS[plan].perDay;
+    if (plan === undefined) return t.inconclusive(`the daily quota is unknown: give --plan (${PLAN_FORM}); the advertised X-RateLimit-Limit is no published plan's limit`);
+    const perDay = planLimits(plan).perDay;
     const servedSoFar = (): number => client.exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429).length;
     if (perDay + 1 - servedSoFar() > client.remainingBudget()) {
       return t.inconclusive(`using up the ${plan} plan's ${perDay} requests a day needs up to ${perDay + 1 - servedSoFar()} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);

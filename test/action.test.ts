@@ -200,6 +200,21 @@ describe('the action run against servers', () => {
     expect(run.summary).toMatch(/unreachable/);
   });
 
+  it('a custom plan is passed through: an Enterprise key\'s limits checked and shown in the report', async () => {
+    const run = await runAction({ 'base-url': good.baseUrl, plan: 'custom:60/1000', only: 'RATE-004', reporters: 'json' });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.files.get('report.json') ?? '{}') as { target: { plan?: string }; requirements: { id: string; status: string }[] };
+    expect(report.target.plan).toBe('custom:60/1000');
+    expect(report.requirements.find((r) => r.id === 'RATE-004')?.status).toBe('pass');
+  });
+
+  it('a malformed plan: exit 2 with one line showing the expected form', async () => {
+    const run = await runAction({ 'base-url': good.baseUrl, plan: 'custom:abc' });
+    expect(run.code).toBe(2);
+    expect(run.outputs.get('exit-code')).toBe('2');
+    expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance: --plan must be free, pro, business or custom:PER_MINUTE/PER_DAY (for example custom:500/50000), got "custom:abc"']);
+  });
+
   it('a bad input: exit 2 with one line naming it, exit-code output 2', async () => {
     const run = await runAction({ 'read-only': 'yes' });
     expect(run.code).toBe(2);

@@ -19,6 +19,13 @@ describe('planBurst', () => {
     expect(plan).toMatchObject({ kind: 'burst', tested: { limit: 60, fromPlan: true }, expected: 61, spendCap: 121 });
   });
 
+  it('tests a custom plan\'s per-minute limit, and never guesses a custom plan from the headers', () => {
+    const plan = planBurst(inputs({ plan: 'custom:500/50000', limit: 60, remaining: 59, budgetLeft: 2_000 }));
+    expect(plan).toMatchObject({ kind: 'burst', tested: { limit: 500, fromPlan: true, source: 'the custom:500/50000 plan (--plan)' }, spendCap: 1_001 });
+    expect(planBurst(inputs({ plan: 'custom:500/50000', budgetLeft: 400 }))).toMatchObject({ kind: 'cannot', reason: expect.stringContaining('needs 501') as unknown });
+    expect(limitFromPlan(undefined, 500)).toBeUndefined();
+  });
+
   it('takes an advertised Limit that is a plan\'s limit as that plan', () => {
     expect(limitFromPlan(undefined, 300)).toMatchObject({ limit: 300, fromPlan: true, source: expect.stringContaining('pro') as unknown });
     expect(limitFromPlan(undefined, 61)).toBeUndefined();

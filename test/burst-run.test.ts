@@ -40,10 +40,37 @@ describe('the burst against a slow target', () => {
   });
 });
 
+describe('--plan custom:PER_MINUTE/PER_DAY (an Enterprise key)', () => {
+  it('checks X-RateLimit-Limit against the custom limit and sizes the burst to it', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('custom-plan-500'));
+    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+    expect(status(run, 'RATE-004')).toBe('pass');
+    expect(status(run, 'RATE-005'), describeFailures(run, ['RATE-005'])).toBe('pass');
+    expect(run.report?.target.plan).toBe('custom:500/50000');
+    const burst = run.report?.observations.find((o) => o.requirement === 'RATE-005' && o.message.startsWith('burst: '));
+    // What the window had left of the plan's 500, plus the one to be refused; never more than two windows' worth.
+    const expected = Number(/ (\d+) expected to reach the limit of the custom:500\/50000 plan \(--plan\)/.exec(burst?.message ?? '')?.[1]);
+    expect(expected, burst?.message).toBeGreaterThan(1);
+    expect(expected).toBeLessThanOrEqual(501);
+    expect(burstSpent(run)).toBeGreaterThanOrEqual(expected);
+    expect(burstSpent(run)).toBeLessThanOrEqual(1_001);
+  });
+
+  it('fails RATE-004, and only it, when the server grants and announces more than arranged', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('custom-plan-limit-600'));
+    expect(run.failing, describeFailures(run, run.failing)).toEqual(['RATE-004']);
+    const evidence = run.report?.requirements.find((r) => r.id === 'RATE-004')?.evidence.find((e) => e.kind === 'violation');
+    expect(evidence?.message).toMatch(/Received X-RateLimit-Limit 600 \/ Expected 500, the per-minute limit of the custom:500\/50000 plan/);
+  });
+});
+
 describe('--exhaust-daily-quota against a shortened day', () => {
-  it('passes RATE-007 on the reference server, spending the day and no more', { timeout: RUN_TIMEOUT_MS }, async () => {
+  it('passes RATE-007 on the reference server with the flag alone, spending the day and no more', { timeout: RUN_TIMEOUT_MS }, async () => {
     const run = await runVariant(variant('daily-quota-short-day'));
     expect(status(run, 'RATE-007'), describeFailures(run, ['RATE-007'])).toBe('pass');
+    expect(run.report?.options.maxRequests).toBe(1_400);
+    // Said before the first request: the cost and the budget it set.
+    expect(run.cli.stderr.split('\n')[0]).toMatch(/^RATE-007 \(--exhaust-daily-quota\): using up the free plan's daily quota, .*; request budget 1400$/);
     // The day's 1,000 served requests, the 429 that ends it, and the run's requests without a key.
     expect(run.requests).toBeLessThanOrEqual(1_050);
     expect(run.cli.stderr).toMatch(/using up the free plan's daily quota, up to 1,000 requests, about 17 minutes at 60 a minute/);

@@ -82,6 +82,12 @@ describe('RATE-004', () => {
     expect(violations(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '999' }), { plan: 'business' }))).toEqual([]);
   });
 
+  it('compares with a custom plan\'s per-minute limit (an Enterprise key)', () => {
+    const custom = withHeaders({ 'x-ratelimit-limit': '500', 'x-ratelimit-remaining': '499' });
+    expect(violations(checkRateLimitHeaders(custom, { plan: 'custom:500/50000' }))).toEqual([]);
+    expect(violations(checkRateLimitHeaders(custom, { plan: 'custom:600/60000' }), 'RATE-004').map((v) => v.message)).toEqual(['Received X-RateLimit-Limit 500 / Expected 600, the per-minute limit of the custom:600/60000 plan']);
+  });
+
   it('says nothing without a plan or for requests not made with the key', () => {
     expect(checkRateLimitHeaders(withHeaders({ 'x-ratelimit-limit': '7', 'x-ratelimit-remaining': '6' }))).toEqual([]);
     expect(checkRateLimitHeaders(makeExchange({ auth: 'wrong-key' }), { plan: 'pro' })).toEqual([]);

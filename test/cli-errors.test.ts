@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from './support/cli.js';
+import { consoleLines, runCli, type CliResult } from './support/cli.js';
 import { closedPort } from './support/ports.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
@@ -34,16 +34,23 @@ describe('CLI usage errors answer with one line and exit code 2', () => {
   });
 
   it('rejects an unknown plan, reporter, requirement and a bad integer', async () => {
-    expectOneLineUsageError(await runCli(['--plan', 'gold']), /--plan must be one of/);
+    expectOneLineUsageError(await runCli(['--plan', 'gold']), /--plan must be free, pro, business or custom:PER_MINUTE\/PER_DAY \(for example custom:500\/50000\), got "gold"$/);
     expectOneLineUsageError(await runCli(['--reporter', 'pdf']), /unknown reporter "pdf"/);
     expectOneLineUsageError(await runCli(['--reporter', 'junit,,html']), /--reporter has an empty item in "junit,,html"/);
     expectOneLineUsageError(await runCli(['--only', 'NOPE-999']), /NOPE-999/);
     expectOneLineUsageError(await runCli(['--max-requests', 'lots']), /--max-requests must be an integer/);
   });
 
-  it('refuses --exhaust-daily-quota with a budget below the plan\'s daily quota plus the run', async () => {
-    expectOneLineUsageError(await runCli(['--exhaust-daily-quota']), /--exhaust-daily-quota on the free plan needs --max-requests of at least 1400/);
+  it('rejects a malformed custom plan, showing the expected form', async () => {
+    for (const plan of ['custom:abc', 'custom:', 'custom:0/10', 'custom:10/5']) {
+      expectOneLineUsageError(await runCli(['--plan', plan]), /custom:PER_MINUTE\/PER_DAY \(for example custom:500\/50000\)/);
+    }
+  });
+
+  it('refuses --exhaust-daily-quota with a --max-requests below the plan\'s daily quota plus the run, naming the number', async () => {
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--max-requests', '1000']), /--exhaust-daily-quota on the free plan needs --max-requests of at least 1400 .* got 1000/);
     expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--plan', 'pro', '--max-requests', '5000']), /at least 10400 .* got 5000/);
+    expectOneLineUsageError(await runCli(['--exhaust-daily-quota', '--base-url', 'http://127.0.0.1:9/v1'], { PETSTORE_API_KEY: 'k' }), /on a remote target needs --plan/);
   });
 });
 
@@ -59,6 +66,18 @@ async function runWithReport(args: readonly string[], env: NodeJS.ProcessEnv = {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Nothing could be judged: what was tested, the reason and its fix, where the reports are; no table. */
+function expectShortConsole(result: CliResult, reportLine = /^NOT VERIFIED: nothing was judged \(\d+ requests? sent\); every requirement, with the reason, in .*report\.json$/): void {
+  expect(result.code).toBe(2);
+  const lines = consoleLines(result);
+  expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(3);
+  const out = result.stdout.trimEnd().split('\n');
+  expect(out[0]).toMatch(/^petstore-conformance \d+\.\d+\.\d+: testing /);
+  expect(out.at(-1)).toMatch(reportLine);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stdout).not.toMatch(/INCONCLUSIVE/);
 }
 
 function expectHaltedReport(report: Report | undefined, reason: NonNullable<Report['halted']>['reason']): void {
@@ -88,6 +107,7 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expectHaltedReport(report, 'bad-key');
     expect(report?.halted?.message).toBe('the API key was rejected (401): check PETSTORE_API_KEY');
     expect(result.stdout + result.stderr + JSON.stringify(report)).not.toContain('pc-mistyped-key');
+    expectShortConsole(result);
   });
 
   it('a base URL without /v1 stops with the corrected URL when <base>/v1/pets answers', async () => {
@@ -100,21 +120,25 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expect(lines.at(-1)).toContain(`--base-url ${server.baseUrl}`);
     expect(server.requests - before).toBe(2);
     expectHaltedReport(report, 'wrong-base-url');
+    expectShortConsole(result);
+    expect(lines).toHaveLength(1);
   });
 
   it('an unreachable target: no request, and a report.json for the CI artifact', async () => {
     const port = await closedPort();
     const { result, report } = await runWithReport(['--base-url', `http://127.0.0.1:${port}/v1`], { PETSTORE_API_KEY: 'secret-key-for-test' });
-    expectOneLineUsageError(result, /target unreachable: connection refused/);
+    expectOneLineUsageError(result, /target unreachable: connection refused by 127\.0\.0\.1:\d+; check --base-url and that the server is running and reachable from here$/);
     expect(result.stderr + result.stdout + JSON.stringify(report)).not.toContain('secret-key-for-test');
     expectHaltedReport(report, 'unreachable');
     expect(report?.requests).toBe(0);
+    expectShortConsole(result, /^NOT VERIFIED: nothing was judged \(0 requests sent\); every requirement, with the reason, in .*report\.json$/);
   });
 
   it('a host that does not resolve: the same', async () => {
     const { result, report } = await runWithReport(['--base-url', 'http://no-such-host.invalid/v1', '--api-key', 'k']);
     expectOneLineUsageError(result, /target unreachable/);
     expectHaltedReport(report, 'unreachable');
+    expectShortConsole(result);
   });
 });
 
@@ -124,6 +148,20 @@ describe('CLI informational flags', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/--base-url/);
     expect(result.stdout).toMatch(/Exit codes/);
+    expect(result.stdout).toMatch(/custom:PER_MINUTE\/PER_DAY/);
+  });
+
+  it('uses the README\'s words for the verdicts: a choice is "not exercised", never "inconclusive"', async () => {
+    const help = (await runCli(['--help'])).stdout;
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    for (const flag of ['--read-only', '--only', '--plan', '--exhaust-daily-quota']) {
+      const line = help.split('\n').findIndex((l) => l.trimStart().startsWith(flag));
+      const text = help.split('\n').slice(line, line + 3).join(' ');
+      expect(text, flag).toMatch(/not exercised/);
+      expect(text, flag).not.toMatch(/inconclusive/);
+    }
+    for (const word of ['pass', 'fail', 'inconclusive', 'not exercised']) expect(readme).toContain(`**${word}**`);
+    expect(help).toMatch(/Verdicts: pass, fail, inconclusive \(tried and could not tell\), not exercised \(left out by choice\)/);
   });
 
   it('prints the package version', async () => {

@@ -20,7 +20,7 @@ import * as slow from '../fixtures/hostile/slow.js';
 import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
-import { MAX_RSS, runCli, type CliResult } from './support/cli.js';
+import { consoleLines, MAX_RSS, runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -86,6 +86,14 @@ function expectOneStderrLine(run: HostileRun, pattern: RegExp): void {
   const lines = run.stderr.trimEnd().split('\n');
   expect(lines, run.stderr).toHaveLength(1);
   expect(lines[0]).toMatch(pattern);
+}
+
+/** Nothing could be judged: at most three console lines (what was tested, why and the fix, where the reports are), no table. */
+function expectNothingJudgedConsole(run: HostileRun): void {
+  const lines = consoleLines(run);
+  expect(lines.length, lines.join('\n')).toBeLessThanOrEqual(3);
+  expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^NOT VERIFIED: nothing was judged \(0 requests sent\); every requirement, with the reason, in .*report\.json, /);
+  expect(run.report?.requirements.every((r) => r.status === 'inconclusive' || r.status === 'not-exercised')).toBe(true);
 }
 
 /** A halted run: exit 2, one line naming why, and the requirements it left unjudged, with reasons. */
@@ -272,6 +280,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
     const run = await runAgainst(proxy.baseUrl);
     expect(run.code).toBe(2);
     expectOneStderrLine(run, /^petstore-conformance: TLS error with 127\.0\.0\.1:\d+: self-signed certificate; pass its CA with --ca <file>/);
+    expectNothingJudgedConsole(run);
     expect(requests()).toBe(0);
     expect(run.ms).toBeLessThan(10_000);
   });
@@ -280,7 +289,8 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
     const { proxy, requests } = await httpsReference(wrongName);
     const run = await runAgainst(proxy.baseUrl, ['--ca', wrongName.certFile]);
     expect(run.code).toBe(2);
-    expectOneStderrLine(run, /^petstore-conformance: TLS error with 127\.0\.0\.1:\d+: certificate does not match the host name/);
+    expectOneStderrLine(run, /^petstore-conformance: TLS error with 127\.0\.0\.1:\d+: certificate does not match the host name \(no insecure fallback is made\); the server needs a certificate valid for this host name$/);
+    expectNothingJudgedConsole(run);
     expect(requests()).toBe(0);
   });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConformanceUsageError, exitCodeOf, runConformance, type ConformanceOptions } from '../src/index.js';
+import { resolveOptions } from '../src/api/options.js';
 import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { VARIANTS } from '../fixtures/variants/index.js';
@@ -52,8 +53,10 @@ describe('runConformance', () => {
     ['an unknown requirement', { only: ['NOPE-999'] }, /NOPE-999/],
     ['a budget of zero', { maxRequests: 0 }, /maxRequests must be an integer between 1/],
     ['a fractional timeout', { timeoutMs: 1.5 }, /timeoutMs must be an integer/],
-    ['an unknown plan', { plan: 'gold' as ConformanceOptions['plan'] }, /--plan must be one of/],
-    ['the daily quota without the budget for it', { exhaustDailyQuota: true, plan: 'free', maxRequests: 1_000 }, /needs --max-requests of at least 1400/],
+    ['an unknown plan', { plan: 'gold' as ConformanceOptions['plan'] }, /--plan must be free, pro, business or custom:PER_MINUTE\/PER_DAY/],
+    ['a malformed custom plan', { plan: 'custom:abc/1' as ConformanceOptions['plan'] }, /got "custom:abc\/1"/],
+    ['a custom plan object with a day below its minute', { plan: { perMinute: 500, perDay: 100 } }, /daily quota \(100\) is below the per-minute limit \(500\)/],
+    ['the daily quota with a smaller budget than it needs', { exhaustDailyQuota: true, plan: 'free', maxRequests: 1_000 }, /needs --max-requests of at least 1400/],
   ])('refuses %s with ConformanceUsageError (exitCode 2) before sending anything', async (_name, options, message) => {
     const before = server.requests;
     const error: unknown = await runConformance(options).catch((e: unknown) => e);
@@ -96,5 +99,20 @@ describe('runConformance', () => {
     expect(report.halted?.reason).toBe('aborted');
     expect(report.requests).toBe(0);
     expect(exitCodeOf(report)).toBe(2);
+  });
+});
+
+describe('resolveOptions: the plan and the budget', () => {
+  it('takes a custom plan as a string or as { perMinute, perDay }, both as the canonical string', () => {
+    expect(resolveOptions({ plan: 'custom:500/50000' }).plan).toBe('custom:500/50000');
+    expect(resolveOptions({ plan: { perMinute: 500, perDay: 50_000 } }).plan).toBe('custom:500/50000');
+    expect(resolveOptions({ plan: 'free' }).plan).toBe('free');
+  });
+
+  it('exhaustDailyQuota alone raises the budget to the day plus the run', () => {
+    expect(resolveOptions({}).maxRequests).toBe(400);
+    expect(resolveOptions({ exhaustDailyQuota: true }).maxRequests).toBe(1_400);
+    expect(resolveOptions({ exhaustDailyQuota: true, plan: { perMinute: 500, perDay: 50_000 }, baseUrl: 'http://h.test/v1', apiKey: 'k' }).maxRequests).toBe(50_400);
+    expect(resolveOptions({ exhaustDailyQuota: true, maxRequests: 5_000 }).maxRequests).toBe(5_000);
   });
 });

@@ -364,3 +364,31 @@ describe('control characters', () => {
     expect(JSON.stringify(hostileReport())).toContain('\\u0000');
   });
 });
+
+describe('the key\'s plan in every format', () => {
+  const custom = (): Report => {
+    const report = mixedReport();
+    return { ...report, target: { ...report.target, plan: 'custom:500/50000' } };
+  };
+
+  it('report.json takes a published plan or custom:PER_MINUTE/PER_DAY, and nothing else', () => {
+    expect(reportSchemaErrors(custom())).toEqual([]);
+    for (const plan of ['gold', 'custom:0/10', 'custom:abc/1', 'custom:500', 'enterprise']) {
+      const report = mixedReport();
+      expect(reportSchemaErrors({ ...report, target: { ...report.target, plan } }), plan).not.toEqual([]);
+    }
+  });
+
+  it('html, summary.md, junit.xml and earl.jsonld show it with its limits', () => {
+    const report = custom();
+    const shown = 'custom:500/50000 (500 requests a minute, 50,000 a day)';
+    expect(renderHtml(report)).toContain(`<dt>Plan</dt><dd>${shown}</dd>`);
+    expect(renderMarkdown(report)).toContain(`, plan ${shown}.`);
+    const root = parseXml(renderJunit(report));
+    const [first] = suitesOf(root);
+    const props = Object.fromEntries(childrenNamed(childrenNamed(first as XmlElement, 'properties')[0] as XmlElement, 'property').map((p) => [p.attributes.name, p.attributes.value]));
+    expect(props['plan']).toBe(shown);
+    expect(renderEarl(report)).toContain(`key on the plan ${shown}`);
+    expect(renderMarkdown(mixedReport())).toContain(', plan free (60 requests a minute, 1,000 a day).');
+  });
+});

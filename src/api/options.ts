@@ -6,14 +6,13 @@
 import { randomInt } from 'node:crypto';
 import type { ProgressListener } from '../../reporters/compliance.js';
 import { selectRequirements } from '../catalog.js';
-import { PLAN_LIMITS, type PlanName, type RunConfig } from '../run-config.js';
+import type { RunConfig } from '../run-config.js';
+import { parsePlan, PlanError, planLimits, PLAN_FORM, type Plan, type PlanLimits } from '../plans.js';
 
 export class ConformanceUsageError extends Error {
   readonly exitCode = 2;
   override name = 'ConformanceUsageError';
 }
-
-export const PLANS: readonly PlanName[] = ['free', 'pro', 'business'];
 
 export const DEFAULTS = { readOnly: false, maxRequests: 400, timeoutMs: 10_000, maxWaitMs: 65_000 } as const;
 
@@ -22,13 +21,17 @@ export interface ConformanceOptions {
   baseUrl?: string;
   /** Required with baseUrl; sent as a bearer token, never recorded (the report keeps a fingerprint). */
   apiKey?: string;
-  /** Check X-RateLimit-Limit against the plan table. */
-  plan?: PlanName;
+  /**
+   * The key's plan: 'free', 'pro', 'business', or an Enterprise key's limits as 'custom:500/50000'
+   * or { perMinute: 500, perDay: 50000 }. X-RateLimit-Limit is checked against it (RATE-004), the
+   * burst tests its per-minute limit and RATE-007 its daily quota; the report shows it as a string.
+   */
+  plan?: Plan | PlanLimits;
   /** Requirement ids, sections ("4.1") or areas ("LIST"); empty: all. */
   only?: readonly string[];
   /** Send no POST. */
   readOnly?: boolean;
-  /** Run-wide request budget (default 400). */
+  /** Run-wide request budget (default 400; with exhaustDailyQuota, the day's quota plus 400). */
   maxRequests?: number;
   /** Seed of the property tests (default random): the same seed replays a run. */
   seed?: number;
@@ -56,7 +59,9 @@ export interface ConformanceOptions {
 }
 
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
-  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota' | 'exchangeLog'> & {
+  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota' | 'exchangeLog'> & {
+    /** Canonical: custom plans as 'custom:PER_MINUTE/PER_DAY'. */
+    plan?: Plan;
     only: string[];
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
@@ -85,18 +90,45 @@ function integer(name: string, value: number | undefined, fallback: number, min:
   return value;
 }
 
-/** The opt-in daily-quota check must be able to afford the day's quota on top of the run. */
-export function checkDailyQuotaBudget(plan: PlanName | undefined, baseUrl: string | undefined, maxRequests: number): void {
-  // The embedded server's key is a Free key; a remote target without --plan may still advertise a plan's Limit.
-  const known = plan ?? (baseUrl === undefined ? 'free' : undefined);
-  if (known === undefined) return;
-  // A run besides using up the day takes up to the default budget.
-  const needed = PLAN_LIMITS[known].perDay + DEFAULTS.maxRequests;
+/** The plan option as its canonical string; a malformed one is a usage error showing the expected form. */
+export function resolvePlan(plan: unknown): Plan | undefined {
+  if (plan === undefined || plan === '') return undefined;
+  try {
+    return parsePlan(plan);
+  } catch (error) {
+    if (error instanceof PlanError) throw new ConformanceUsageError(error.message);
+    throw error;
+  }
+}
+
+/** The plan whose daily quota RATE-007 uses up, when known before the run: the embedded server's key is a Free key. */
+export function dailyQuotaPlan(plan: Plan | undefined, baseUrl: string | undefined): Plan | undefined {
+  return plan ?? (baseUrl === undefined ? 'free' : undefined);
+}
+
+/**
+ * The request budget of a run. With the daily-quota opt-in it is what the day needs, the plan's
+ * daily quota plus a run's default budget, unless the user chose one: a smaller choice is a usage
+ * error naming the number needed, since the run would stop short of the 429 it is meant to see.
+ */
+export function requestBudget(options: { plan?: Plan | undefined; baseUrl?: string | undefined; exhaustDailyQuota?: boolean | undefined; maxRequests?: number | undefined }): number {
+  const { maxRequests } = options;
+  if (options.exhaustDailyQuota !== true) return maxRequests ?? DEFAULTS.maxRequests;
+  const plan = dailyQuotaPlan(options.plan, options.baseUrl);
+  if (plan === undefined) {
+    // A target's advertised Limit may still name a published plan, but only a budget chosen for it can afford that day.
+    if (maxRequests !== undefined) return maxRequests;
+    throw new ConformanceUsageError(`--exhaust-daily-quota on a remote target needs --plan to size the run's budget to the day's quota, or --max-requests of at least that quota plus ${DEFAULTS.maxRequests}; --plan takes ${PLAN_FORM}`);
+  }
+  const perDay = planLimits(plan).perDay;
+  const needed = perDay + DEFAULTS.maxRequests;
+  if (maxRequests === undefined) return needed;
   if (maxRequests < needed) {
     throw new ConformanceUsageError(
-      `--exhaust-daily-quota on the ${known} plan needs --max-requests of at least ${needed} (the day's ${PLAN_LIMITS[known].perDay} requests plus ${DEFAULTS.maxRequests} for the run), got ${maxRequests}`,
+      `--exhaust-daily-quota on the ${plan} plan needs --max-requests of at least ${needed} (the day's ${perDay} requests plus ${DEFAULTS.maxRequests} for the run), got ${maxRequests}; leave --max-requests out to get exactly that`,
     );
   }
+  return maxRequests;
 }
 
 /** Defaults filled in and every value checked; throws ConformanceUsageError on the first mistake. */
@@ -108,9 +140,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   if (baseUrl !== undefined && apiKey === undefined) {
     throw new ConformanceUsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
   }
-  if (options.plan !== undefined && !PLANS.includes(options.plan)) {
-    throw new ConformanceUsageError(`--plan must be one of ${PLANS.join(', ')} (Enterprise limits are custom), got "${String(options.plan)}"`);
-  }
+  const plan = resolvePlan(options.plan);
   const only = [...(options.only ?? [])];
   let selected: string[];
   try {
@@ -118,12 +148,12 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   } catch (error) {
     throw new ConformanceUsageError(`--only: ${(error as Error).message}`);
   }
-  const maxRequests = integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1);
-  if (options.exhaustDailyQuota === true) checkDailyQuotaBudget(options.plan, baseUrl, maxRequests);
+  const chosen = options.maxRequests === undefined ? undefined : integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1);
+  const maxRequests = requestBudget({ plan, baseUrl, exhaustDailyQuota: options.exhaustDailyQuota, maxRequests: chosen });
   return {
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined ? {} : { apiKey }),
-    ...(options.plan === undefined ? {} : { plan: options.plan }),
+    ...(plan === undefined ? {} : { plan }),
     only,
     selected,
     readOnly: options.readOnly ?? DEFAULTS.readOnly,

@@ -3,7 +3,7 @@
  * to the ledger, which the last suite turns into one verdict per requirement listed here.
  */
 import type { Exchange } from '../http/exchange.js';
-import type { PlanName } from '../run-config.js';
+import type { Plan } from '../plans.js';
 import { checkDeprecation } from './deprecation.js';
 import { checkErrorBody } from './error-body.js';
 import type { Finding } from './finding.js';
@@ -39,7 +39,7 @@ export const CROSS_CUTTING_REQUIREMENTS = [
 export type CrossCuttingRequirement = (typeof CROSS_CUTTING_REQUIREMENTS)[number];
 
 export interface CrossCuttingContext {
-  plan?: PlanName;
+  plan?: Plan;
   /** Pets that are CREATE-003's finding (created from a body that should have been refused), not PET-001's. */
   excused?: (pet: JsonValue) => boolean;
 }

@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { receivedAt, responseDateMs } from './response-date.js';
-import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+import { MAX_PER_MINUTE, planLimits, type Plan } from '../plans.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
 
@@ -112,17 +112,17 @@ function checkResetTime(ex: Exchange): Finding[] {
   return [violation('RATE-003', `Received X-RateLimit-Reset ${reset}, ${diagnosis} / ${expected}`, ex.seq)];
 }
 
-function checkPlanLimit(ex: Exchange, plan: PlanName | undefined): Finding[] {
+function checkPlanLimit(ex: Exchange, plan: Plan | undefined): Finding[] {
   // Requests without the run's key may be counted in another bucket, with another limit.
   if (plan === undefined || ex.request.auth !== 'key') return [];
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
-  const perMinute = PLAN_LIMITS[plan].perMinute;
+  const perMinute = planLimits(plan).perMinute;
   if (limit === undefined || limit === BigInt(perMinute)) return [];
   return [violation('RATE-004', `Received X-RateLimit-Limit ${limit} / Expected ${perMinute}, the per-minute limit of the ${plan} plan`, ex.seq)];
 }
 
 /** A thousand times the largest published per-minute limit (Business, 1,000): no custom plan goes that far. */
-export const ABSURD_LIMIT_ABOVE = 1_000_000n;
+export const ABSURD_LIMIT_ABOVE = BigInt(MAX_PER_MINUTE);
 
 function checkLimitPlausible(ex: Exchange): Finding[] {
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
@@ -138,7 +138,7 @@ function checkLimitPlausible(ex: Exchange): Finding[] {
   return [];
 }
 
-export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: PlanName } = {}): Finding[] {
+export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: Plan } = {}): Finding[] {
   if (ex.response === undefined) return [];
   return [
     ...checkPresence(ex),

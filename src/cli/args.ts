@@ -5,15 +5,14 @@
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
-import type { PlanName } from '../run-config.js';
-import { checkDailyQuotaBudget, ConformanceUsageError, DEFAULTS, validateBaseUrl } from '../api/options.js';
+import type { Plan } from '../plans.js';
+import { ConformanceUsageError, DEFAULTS, requestBudget, resolvePlan, validateBaseUrl } from '../api/options.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
 
 export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl', 'har'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
-const PLANS: readonly PlanName[] = ['free', 'pro', 'business'];
 
 export interface RunOptions {
   command: 'run';
@@ -30,7 +29,7 @@ export interface RunOptions {
   /** Whole-run deadline in ms from the start, when given. */
   deadlineMs?: number;
   only: string[];
-  plan?: PlanName;
+  plan?: Plan;
   caFile?: string;
   /** RATE-007: spend the key's whole daily quota to see it enforced (a key made for the test only). */
   exhaustDailyQuota: boolean;
@@ -117,15 +116,20 @@ Options:
   --report-dir <dir>     Where reports are written (default ./conformance-report)
   --reporter <names>     Comma-separated: ${REPORTERS.join(', ')} (default json,junit,markdown,html)
   --seed <int>           Seed for property-based tests; replays a run
-  --read-only            Send no POST; write-dependent requirements become inconclusive
-  --max-requests <n>     Run-wide request budget (default ${DEFAULTS.maxRequests})
+  --read-only            Send no POST; requirements that need writes are not exercised
+  --max-requests <n>     Run-wide request budget (default ${DEFAULTS.maxRequests}; with --exhaust-daily-quota,
+                         the day's quota plus ${DEFAULTS.maxRequests})
   --timeout <ms>         Per-request timeout (default ${DEFAULTS.timeoutMs})
   --max-wait <s>         Longest wait on the target's rate limit before stopping (default ${DEFAULTS.maxWaitMs / 1000})
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
-  --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
-  --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
-  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up: only on a key made for the
-                         test; needs --plan and --max-requests above the plan's daily quota
+  --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST); the others
+                         are not exercised
+  --plan <plan>          The key's plan: free | pro | business, or custom:PER_MINUTE/PER_DAY for an
+                         Enterprise key (e.g. custom:500/50000). X-RateLimit-Limit is checked against it
+                         and the burst tests its limit; without it RATE-004 is not exercised
+  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up, only on a key made for the
+                         test (without it RATE-007 is not exercised). Needs --plan on a remote target;
+                         raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
   --ca <file>            Extra CA certificate (PEM) for a private TLS target
   --format <f>           diff only: text (default) or markdown (for a PR comment)
   --output <file>        diff: write the diff to a file instead of stdout; attest: the envelope's path
@@ -136,7 +140,9 @@ Options:
   -h, --help             Show this help
   -v, --version          Show the version
 
-Exit codes: 0 no must-requirement failed; 1 at least one failed; 2 could not run.`;
+Verdicts: pass, fail, inconclusive (tried and could not tell), not exercised (left out by choice).
+Exit codes: 0 no must-requirement failed; 1 at least one failed; 2 the run could not be made
+(bad usage, unreachable target, rejected key, wrong base URL) or halted before every must was judged.`;
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (raw === undefined) return fallback;
@@ -262,10 +268,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const reporters = reporterList(v.reporter ?? 'json,junit,markdown,html');
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
-  const plan = v.plan;
-  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) {
-    throw new UsageError(`--plan must be one of ${PLANS.join(', ')} (Enterprise limits are custom), got "${plan}"`);
-  }
+  const plan = resolvePlan(v.plan);
 
   if (subcommand === 'report' && reportFile !== undefined) {
     return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
@@ -280,16 +283,20 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     reporters,
     seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly: v['read-only'] === true,
-    maxRequests: integer('max-requests', v['max-requests'], DEFAULTS.maxRequests, 1),
+    maxRequests: requestBudget({
+      plan,
+      baseUrl,
+      exhaustDailyQuota: v['exhaust-daily-quota'] === true,
+      maxRequests: v['max-requests'] === undefined ? undefined : integer('max-requests', v['max-requests'], DEFAULTS.maxRequests, 1),
+    }),
     timeoutMs: integer('timeout', v.timeout, DEFAULTS.timeoutMs, 1, 600_000),
     maxWaitMs: integer('max-wait', v['max-wait'], DEFAULTS.maxWaitMs / 1000, 0, 3_600) * 1000,
     ...(v.deadline === undefined ? {} : { deadlineMs: integer('deadline', v.deadline, 0, 1, 86_400) * 1000 }),
     only: list(v.only),
-    ...(plan === undefined ? {} : { plan: plan as PlanName }),
+    ...(plan === undefined ? {} : { plan }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),
     exhaustDailyQuota: v['exhaust-daily-quota'] === true,
   };
-  if (options.exhaustDailyQuota) checkDailyQuotaBudget(plan as PlanName | undefined, baseUrl, options.maxRequests);
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
   return { command: 'run', ...options };
 }

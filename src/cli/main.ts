@@ -8,17 +8,27 @@
  * worker thread) about 20 MB lower: small young generations and a heap tuned for size, at no
  * measurable cost in time for a run that keeps little alive (see bench/).
  */
-import { parseCommandLine, USAGE, type ReporterName } from './args.js';
+import { parseCommandLine, USAGE, type ReporterName, type RunOptions } from './args.js';
+import { costLine } from '../session/daily-quota.js';
+import { dailyQuotaPlan } from '../api/options.js';
 import { runConformance } from '../api/run.js';
 import { libraryOptions } from './library-options.js';
 import { createProgress } from './progress.js';
-import { haltLine, renderSummary, styleFor } from './terminal.js';
+import { haltLine, nothingJudged, nothingJudgedLine, renderSummary, styleFor } from './terminal.js';
 import { toolInfo } from '../tool-info.js';
 import { exitCodeOf } from '../report/build.js';
 import { appendStepSummary, writeReports } from '../report/write.js';
 import { renderContextOfFile } from '../report/digest.js';
 import { RENDERERS } from '../report/renderers.js';
 import { join, resolve } from 'node:path';
+
+/** Before the first request: what the opt-in costs, so a user can still stop it. */
+function dailyQuotaNotice(command: RunOptions): string {
+  const plan = dailyQuotaPlan(command.plan, command.baseUrl);
+  const budget = `request budget ${command.maxRequests}`;
+  if (plan === undefined) return `RATE-007 (--exhaust-daily-quota): the daily quota is known once X-RateLimit-Limit names a plan; ${budget}`;
+  return `${costLine(plan)}; ${budget}`;
+}
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -55,9 +65,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.command === 'verify') return (await import('./attest.js')).verifyCommand(command);
   const target = command.baseUrl ?? 'the embedded reference server';
   process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
-  if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
-    process.stderr.write(`warning: the base URL does not end in /v1, as the spec's addresses do (§ 9)\n`);
-  }
+  if (command.exhaustDailyQuota) process.stderr.write(`${dailyQuotaNotice(command)}\n`);
   const progress = createProgress(process.stderr, process.stderr.isTTY === true);
   let report;
   try {
@@ -68,8 +76,18 @@ async function main(argv: readonly string[]): Promise<number> {
   const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
   const summaryPath = await appendStepSummary(report, process.env, await renderContextOfFile(join(resolve(command.reportDir), RENDERERS.json.fileName)));
   if (summaryPath !== undefined) paths.push(summaryPath);
-  process.stdout.write(renderSummary(report, paths, styleFor(process.stdout, process.env)));
+  const style = styleFor(process.stdout, process.env);
   const halted = haltLine(report);
+  if (nothingJudged(report)) {
+    // At most three lines in all: what was tested, why nothing was judged and the fix, where the table is.
+    process.stderr.write(`petstore-conformance: ${halted}\n`);
+    process.stdout.write(nothingJudgedLine(report, paths, style));
+    return exitCodeOf(report);
+  }
+  process.stdout.write(renderSummary(report, paths, style));
+  if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
+    process.stderr.write(`warning: the base URL does not end in /v1, as the spec's addresses do (§ 9)\n`);
+  }
   if (halted !== undefined) process.stderr.write(`petstore-conformance: ${halted}\n`);
   return exitCodeOf(report);
 }

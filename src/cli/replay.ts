@@ -21,7 +21,7 @@ import { createClient } from '../http/client.js';
 import { idKey, petsOf } from '../checks/pet-shape.js';
 import { rerunSelection, resendFailures } from '../replay/resend.js';
 import { replayExitCode, replayVerdict } from '../replay/verdict.js';
-import type { PlanName } from '../run-config.js';
+import { parsePlan, type Plan } from '../plans.js';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { runConformance } from '../api/run.js';
 import { libraryOptions } from './library-options.js';
@@ -34,7 +34,7 @@ interface ReplayTarget {
   baseUrl: string;
   embedded: boolean;
   apiKey: string;
-  plan?: PlanName;
+  plan?: Plan;
   close(): Promise<void>;
 }
 
@@ -44,7 +44,7 @@ interface ReplayTarget {
  */
 async function resolveTarget(command: ReplayOptions, saved: Report): Promise<ReplayTarget> {
   const baseUrl = command.baseUrl ?? (saved.target.embedded ? undefined : saved.target.baseUrl);
-  const plan = command.plan ?? (saved.target.plan as PlanName | undefined);
+  const plan = command.plan ?? (saved.target.plan === undefined ? undefined : parsePlan(saved.target.plan));
   if (baseUrl === undefined) {
     const server = await startReferenceServer({ windowSeconds: 1 });
     return { baseUrl: server.baseUrl, embedded: true, apiKey: server.keys.free, plan: plan ?? 'free', close: () => server.close() };

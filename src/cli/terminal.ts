@@ -83,14 +83,42 @@ const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = 
   unreachable: '',
 };
 
+/** What to do about a halt whose message does not say it already (a bad key's and a wrong base URL's do). */
+function haltFix(halt: NonNullable<Report['halted']>, message: string): string | undefined {
+  if (halt.reason === 'unreachable') {
+    if (message.includes('--ca')) return undefined;
+    if (message.startsWith('TLS error')) return 'the server needs a certificate valid for this host name';
+    return 'check --base-url and that the server is running and reachable from here';
+  }
+  if (halt.reason === 'transport') return 'check the server is up; a slow one may need a higher --timeout';
+  return undefined;
+}
+
 /**
  * The one stderr line of a halted run, so a CI log says why at a glance (the exit code alone
- * cannot tell "stopped answering" from "could not start").
+ * cannot tell "stopped answering" from "could not start"), with the fix when there is one.
  */
 export function haltLine(report: Report): string | undefined {
   const halt = report.halted;
   if (halt === undefined) return undefined;
   const message = (halt.message.split('\n')[0] ?? '').trim();
-  if (HALT_HEADLINES[halt.reason] === '') return message;
-  return `${HALT_HEADLINES[halt.reason]}: ${message} (${halt.unjudged.length} requirements could not be judged; see report.json)`;
+  const fix = haltFix(halt, message);
+  const reason = fix === undefined ? message : `${message}; ${fix}`;
+  if (HALT_HEADLINES[halt.reason] === '') return reason;
+  return `${HALT_HEADLINES[halt.reason]}: ${reason} (${halt.unjudged.length} requirements could not be judged; see report.json)`;
+}
+
+/**
+ * A run that halted before it judged anything: every row of the table would repeat the halt's
+ * reason, so the console says it once (haltLine) and where the full table is.
+ */
+export function nothingJudged(report: Report): boolean {
+  return report.halted !== undefined && report.runErrors.length === 0 && !report.requirements.some((r) => r.status === 'pass' || r.status === 'fail');
+}
+
+/** The line after haltLine when nothing was judged. */
+export function nothingJudgedLine(report: Report, reportPaths: readonly string[], style: Style): string {
+  const verdict = paint(style, VERDICT_CODES[report.verdict], 'NOT VERIFIED');
+  const requests = `${report.requests} request${report.requests === 1 ? '' : 's'}`;
+  return `${verdict}: nothing was judged (${requests} sent); every requirement, with the reason, in ${reportPaths.join(', ')}\n`;
 }

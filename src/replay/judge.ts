@@ -17,7 +17,7 @@ import { checkRemainingFalls } from '../checks/rate-limit-sequence.js';
 import type { Exchange } from '../http/exchange.js';
 import { listLimits } from '../interface/openapi.js';
 import type { ExchangeEvidence } from '../report/types.js';
-import type { PlanName } from '../run-config.js';
+import type { Plan } from '../plans.js';
 
 export type ReplayOutcome = 'conforms' | 'violates' | 'unknown';
 
@@ -28,7 +28,7 @@ export interface Judgement {
 }
 
 export interface JudgeContext {
-  plan?: PlanName;
+  plan?: Plan;
   /** The keyed re-send just before this one, for RATE-002's "Remaining falls". */
   previousKeyed?: Exchange;
 }

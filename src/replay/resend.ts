@@ -12,7 +12,7 @@ import type { ConformanceClient } from '../http/client.js';
 import { BudgetExhaustedError, RunHaltedError, TransportError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
 import type { ExchangeEvidence, RequirementResult } from '../report/types.js';
-import type { PlanName } from '../run-config.js';
+import type { Plan } from '../plans.js';
 import { hasJudge, judgeReplayed, sendsInPairs, type Judgement } from './judge.js';
 import { rebuildRequest } from './request.js';
 
@@ -68,7 +68,7 @@ export interface ResendContext {
   /** The target's base URL in the saved report: older reports give only absolute URLs. */
   reportBaseUrl: string;
   apiKey: string;
-  plan?: PlanName;
+  plan?: Plan;
 }
 
 export async function resendFailures(failing: readonly RequirementResult[], ctx: ResendContext): Promise<ResendResult> {

@@ -6,7 +6,7 @@
  * Pure: the caller passes what the run has observed (the last keyed response's headers, the
  * latencies) and the budget; nothing here sends or reads a clock.
  */
-import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+import { PLAN_LIMITS, PLAN_NAMES, planLimits, type Plan } from '../plans.js';
 
 /** The spec's limits are per minute. */
 export const SPEC_WINDOW_MS = 60_000;
@@ -21,7 +21,7 @@ const WINDOW_HORIZON_MS = 3_600_000;
 
 /** What the run knows when the burst starts. */
 export interface BurstInputs {
-  plan?: PlanName | undefined;
+  plan?: Plan | undefined;
   /** X-RateLimit-* of the last keyed response, as sent (undefined when absent or not an integer). */
   limit?: number | undefined;
   remaining?: number | undefined;
@@ -44,7 +44,7 @@ export interface LimitUnderTest {
   /** True when the limit comes from the plan table (given or matched): behaviour is judged against it, not the headers. */
   fromPlan: boolean;
   /** The plan, when the limit is the plan table's. */
-  plan?: PlanName;
+  plan?: Plan;
 }
 
 export type BurstPlan =
@@ -67,9 +67,10 @@ export type BurstPlan =
     };
 
 /** The plan table's per-minute limit: from --plan, or the advertised Limit when it is one of the table's values. */
-export function limitFromPlan(plan: PlanName | undefined, advertisedLimit: number | undefined): LimitUnderTest | undefined {
-  if (plan !== undefined) return { limit: PLAN_LIMITS[plan].perMinute, source: `the ${plan} plan (--plan)`, fromPlan: true, plan };
-  const matched = (Object.keys(PLAN_LIMITS) as PlanName[]).find((p) => PLAN_LIMITS[p].perMinute === advertisedLimit);
+export function limitFromPlan(plan: Plan | undefined, advertisedLimit: number | undefined): LimitUnderTest | undefined {
+  if (plan !== undefined) return { limit: planLimits(plan).perMinute, source: `the ${plan} plan (--plan)`, fromPlan: true, plan };
+  // Only the published plans: a custom plan is the user's statement, never guessed from a header.
+  const matched = PLAN_NAMES.find((p) => PLAN_LIMITS[p].perMinute === advertisedLimit);
   if (matched === undefined) return undefined;
   return { limit: PLAN_LIMITS[matched].perMinute, source: `X-RateLimit-Limit ${advertisedLimit}, the ${matched} plan's limit`, fromPlan: true, plan: matched };
 }

@@ -6,7 +6,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { isDailyRefusal, resetAheadMs } from '../checks/daily-quota.js';
-import { PLAN_LIMITS, type PlanName } from '../run-config.js';
+import { planLimits, type Plan } from '../plans.js';
 import { header } from './burst.js';
 
 const DAY_MS = 86_400_000;
@@ -16,7 +16,7 @@ const PROGRESS_STEPS = 10;
 const SLACK_MS = 2_000;
 
 export interface DayInputs {
-  plan: PlanName;
+  plan: Plan;
   /** The per-minute window as the run saw it (at most a minute). */
   windowMs: number;
   /** Local time of the run's first request, to tell whether a UTC day ended meanwhile. */
@@ -40,14 +40,14 @@ export type DayOutcome =
   | { kind: 'day-changed'; served: number };
 
 /** What it costs, said before a request is spent on it. */
-export function costLine(plan: PlanName): string {
-  const { perDay, perMinute } = PLAN_LIMITS[plan];
+export function costLine(plan: Plan): string {
+  const { perDay, perMinute } = planLimits(plan);
   const minutes = Math.ceil(perDay / perMinute);
   return `RATE-007 (--exhaust-daily-quota): using up the ${plan} plan's daily quota, up to ${perDay.toLocaleString('en-US')} requests, about ${minutes} minutes at ${perMinute} a minute`;
 }
 
 export async function exhaustDailyQuota(inputs: DayInputs): Promise<DayOutcome> {
-  const perDay = PLAN_LIMITS[inputs.plan].perDay;
+  const perDay = planLimits(inputs.plan).perDay;
   const started = inputs.now();
   const servedAtStart = inputs.served();
   const step = Math.max(1, Math.ceil(perDay / PROGRESS_STEPS));

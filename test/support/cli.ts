@@ -37,3 +37,8 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, tim
     });
   });
 }
+
+/** What a user sees on the console, stdout and stderr together, line by line (blank lines dropped). */
+export function consoleLines(result: Pick<CliResult, 'stdout' | 'stderr'>): string[] {
+  return `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => line.trim() !== '');
+}

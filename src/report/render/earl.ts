@@ -5,6 +5,7 @@
  */
 import type { Report, RequirementResult, SentenceCoverage } from '../types.js';
 import { clip, isWarning, sectionHeading, shortReason } from './common.js';
+import { describePlan } from '../../plans.js';
 
 const MAX_DESCRIPTION = 2_000;
 
@@ -93,7 +94,7 @@ export function renderEarl(report: Report): string {
         '@id': subject,
         '@type': 'earl:TestSubject',
         'dct:title': report.target.baseUrl,
-        'dct:description': `Pet Store Service at ${report.target.baseUrl}${report.target.embedded ? ' (the embedded reference server)' : ''}`,
+        'dct:description': `Pet Store Service at ${report.target.baseUrl}${report.target.embedded ? ' (the embedded reference server)' : ''}${report.target.plan === undefined ? '' : `, key on the plan ${describePlan(report.target.plan)}`}`,
       },
       {
         // EARL has no node for a whole run; ours carries the verdict line every other format shows.

@@ -20,6 +20,7 @@ import {
   visible,
 } from './common.js';
 import type { RenderContext } from '../digest.js';
+import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
@@ -245,7 +246,7 @@ function meta(report: Report, context: RenderContext): string {
     ...digestRow(context),
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
-  if (t.plan !== undefined) rows.push(['Plan', esc(t.plan)]);
+  if (t.plan !== undefined) rows.push(['Plan', esc(describePlan(t.plan))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],

@@ -5,6 +5,7 @@
  */
 import type { Report, RequirementResult } from '../types.js';
 import { clip, notExercisedText, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, violations, visible } from './common.js';
+import { describePlan } from '../../plans.js';
 
 /** Exchanges spelled out in a failure; the rest are in report.json and the HTML report. */
 const DETAILED_EXCHANGES = 3;
@@ -87,6 +88,7 @@ function properties(report: Report): string {
     ['complete', String(report.complete)],
   ];
   if (report.target.keyFingerprint !== undefined) props.push(['keyFingerprint', report.target.keyFingerprint]);
+  if (report.target.plan !== undefined) props.push(['plan', describePlan(report.target.plan)]);
   return ['    <properties>', ...props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`), '    </properties>'].join('\n');
 }
 

@@ -21,6 +21,7 @@ import {
   visible,
 } from './common.js';
 import type { RenderContext } from '../digest.js';
+import { describePlan } from '../../plans.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -80,7 +81,8 @@ function header(report: Report, context: RenderContext): string[] {
     report.complete ? 'Complete: every requirement meant to run got pass or fail.' : 'Not complete: some requirements meant to run could not be told (inconclusive).',
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
-      `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
+      `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}` +
+      `${report.target.plan === undefined ? '' : `, plan ${inline(describePlan(report.target.plan))}`}.`,
     ...digest(context),
     '',
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
