@@ -20,6 +20,7 @@ import * as slow from '../fixtures/hostile/slow.js';
 import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
+import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 import { MAX_RSS, runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
@@ -47,7 +48,8 @@ function keyForms(key: string): string[] {
   }
   return forms;
 }
-const LEAKS = keyForms(KEY);
+/** The key and each near miss of it the run sends (AUTH-002): secrets alike, in every form. */
+const LEAKS = [KEY, ...nearMissesOf(KEY).map((miss) => nearMissOf(KEY, miss))].flatMap(keyForms);
 
 const limited = limiter(CONCURRENT_RUNS);
 
@@ -183,6 +185,9 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const server = await serve(echoAuth.start());
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expect(run.code, run.stderr).toBe(1);
+    // Every near miss was sent and echoed back (and found nowhere by runAgainst): 3 of them, so 12 forms each.
+    expect(server.authorizations.filter((a) => nearMissesOf(KEY).some((miss) => a === `Bearer ${nearMissOf(KEY, miss)}`))).toHaveLength(3);
+    expect(requirement(run, 'AUTH-002').evidence.some((e) => e.exchange?.request.auth === 'near-miss')).toBe(true);
     expect(server.requests).toBeGreaterThan(20);
     expect(run.files.get('report.json')).toContain('<redacted>');
     expect(run.ms).toBeLessThan(20_000);
