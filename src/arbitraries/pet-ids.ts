@@ -13,18 +13,27 @@ const TWO_53 = 2n ** 53n;
 
 export interface UnknownIdProbe {
   label: string;
-  /** Ids to try in order; the first the run has not seen is sent, the next when that pet turns out to exist. */
-  candidates: (largestKnown: bigint) => bigint[];
+  /** The id sent when the run has not seen it; `largestKnown` is the largest id the run has seen. */
+  first: (largestKnown: bigint) => bigint;
+  /** The next id tried after one the run has seen (free) or one that turned out to exist (one more request). */
+  step: bigint;
 }
 
 /**
  * Unknown ids GET-002 sends on every run, each answered 404 by a conforming server: an ordinary
- * one, one just above 2^53 and the int64 maximum. The big ones are odd, so no double holds them:
- * validators that cap integers at Number.MAX_SAFE_INTEGER answer 400, and a parser through a
- * double looks up another id. Their neighbours stay above 2^53 and near the maximum.
+ * one, one just above 2^53 and the int64 maximum. The big ones and their neighbours are odd, so
+ * no double holds them: validators that cap integers at Number.MAX_SAFE_INTEGER answer 400, and a
+ * parser through a double looks up another id. Their neighbours stay above 2^53 and near the maximum.
  */
 export const UNKNOWN_ID_PROBES: readonly UnknownIdProbe[] = [
-  { label: 'an ordinary unknown id', candidates: (largest) => [largest + 1_000_003n, 987_654_321_987n] },
-  { label: 'an id just above 2^53', candidates: () => [TWO_53 + 1n, TWO_53 + 3n, TWO_53 + 5n, TWO_53 + 7n] },
-  { label: 'the int64 maximum', candidates: () => [INT64_MAX, INT64_MAX - 2n, INT64_MAX - 4n, INT64_MAX - 6n] },
+  { label: 'an ordinary unknown id', first: (largest) => (largest + 1_000_003n <= INT64_MAX ? largest + 1_000_003n : 987_654_321_987n), step: 1_000_003n },
+  { label: 'an id just above 2^53', first: () => TWO_53 + 1n, step: 2n },
+  { label: 'the int64 maximum', first: () => INT64_MAX, step: -2n },
 ];
+
+/** The probe's ids in order, within 1..INT64_MAX, skipping those in `known`: at most `count`. */
+export function unknownIdCandidates(probe: UnknownIdProbe, known: ReadonlySet<bigint>, largestKnown: bigint, count: number): bigint[] {
+  const ids: bigint[] = [];
+  for (let id = probe.first(largestKnown); ids.length < count && id > 0n && id <= INT64_MAX; id += probe.step) if (!known.has(id)) ids.push(id);
+  return ids;
+}
