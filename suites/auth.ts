@@ -65,7 +65,7 @@ describe('5 authentication', () => {
 
   requirementTest('AUTH-002', async (t) => {
     // Keys a careless lookup accepts need one operation only, as every operation shares the lookup.
-    const traps: Credential[] = TRAP_TOKENS.map(({ token }) => ({ label: `with the token ${JSON.stringify(token)}`, auth: { mode: 'wrong-key', header: `Bearer ${token}` } }));
+    const traps: Credential[] = TRAP_TOKENS.map(({ token }) => ({ label: `with the bearer token ${token}`, auth: { mode: 'wrong-key', header: `Bearer ${token}` } }));
     const misses: Credential[] = nearMissesOf(t.session.config.apiKey).map((miss) => ({ label: `with ${describeNearMiss(miss)}`, auth: { mode: 'near-miss', miss } }));
     await expectUnauthorised(t, [...traps, ...misses], OPERATIONS.filter((op) => op.label === 'listPets'));
     await expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]);
