@@ -7,12 +7,13 @@
  */
 import { describe } from 'vitest';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
-import type { AuthMode } from '../src/http/exchange.js';
 import type { SendRequest } from '../src/http/client.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
+import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
+import { describeNearMiss, nearMissesOf } from '../src/http/near-miss.js';
 import { idOf, WRITES_DISABLED } from './support.js';
 
-type Credential = { label: string; auth: AuthMode | { mode: AuthMode; header: string | undefined } };
+type Credential = { label: string; auth: NonNullable<SendRequest['auth']> };
 type Operation = { label: string; request: (t: RequirementRun) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
 
 const OPERATIONS: Operation[] = [
@@ -37,10 +38,10 @@ const OPERATIONS: Operation[] = [
   { label: 'listOrders', request: async () => ({ method: 'GET', path: '/store/orders' }) },
 ];
 
-/** Sends every operation with each credential and expects 401. */
-async function expectUnauthorised(t: RequirementRun, credentials: Credential[]): Promise<void> {
+/** Sends every operation (or those named) with each credential and expects 401. */
+async function expectUnauthorised(t: RequirementRun, credentials: Credential[], operations: readonly Operation[] = OPERATIONS): Promise<void> {
   const skipped: string[] = [];
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     if (op.label === 'createPet' && t.session.config.readOnly) {
       skipped.push(op.label);
       continue;
@@ -55,14 +56,20 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[]):
     }
   }
   // Any POST above might have leaked a pet: the next listing must be fresh.
-  t.session.invalidateCensus();
+  if (operations.some((op) => op.label === 'createPet')) t.session.invalidateCensus();
   if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 
 describe('5 authentication', () => {
   requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }]));
 
-  requirementTest('AUTH-002', (t) => expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]));
+  requirementTest('AUTH-002', async (t) => {
+    // Keys a careless lookup accepts need one operation only, as every operation shares the lookup.
+    const traps: Credential[] = TRAP_TOKENS.map(({ token }) => ({ label: `with the bearer token ${token}`, auth: { mode: 'wrong-key', header: `Bearer ${token}` } }));
+    const misses: Credential[] = nearMissesOf(t.session.config.apiKey).map((miss) => ({ label: `with ${describeNearMiss(miss)}`, auth: { mode: 'near-miss', miss } }));
+    await expectUnauthorised(t, [...traps, ...misses], OPERATIONS.filter((op) => op.label === 'listPets'));
+    await expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]);
+  });
 
   requirementTest('AUTH-003', (t) => {
     const key = t.session.config.apiKey;

@@ -2,6 +2,7 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
+import { UNKNOWN_ID_PROBES, unknownIdCandidates } from '../src/arbitraries/pet-ids.js';
 import { newPetBody, newPetExamples, validNewPet } from '../src/arbitraries/newPet.js';
 import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';
@@ -153,5 +154,25 @@ describe('status values', () => {
     expect(validate('PetStatus', value)).not.toEqual([]);
     expect(statusValues().map((s) => s.toLowerCase())).not.toContain(value.toLowerCase());
     expect(value.trim()).not.toBe('');
+  });
+});
+
+describe('unknown ids for GET-002', () => {
+  const TWO_53 = 2n ** 53n;
+  const [ordinary, aboveSafe, max] = UNKNOWN_ID_PROBES;
+
+  test('first the fixed ids: 2^53+1 and the int64 maximum, whatever the store', () => {
+    expect(aboveSafe && unknownIdCandidates(aboveSafe, new Set(), 0n, 1)).toEqual([TWO_53 + 1n]);
+    expect(max && unknownIdCandidates(max, new Set(), 0n, 1)).toEqual([2n ** 63n - 1n]);
+    expect(ordinary && unknownIdCandidates(ordinary, new Set(), 41n, 1)).toEqual([1_000_044n]);
+  });
+
+  test('ids the run has seen are skipped for their next odd neighbour, still above 2^53 and near the maximum', () => {
+    const store = new Set(Array.from({ length: 30 }, (_, i) => TWO_53 + 1n + BigInt(i)));
+    expect(aboveSafe && unknownIdCandidates(aboveSafe, store, TWO_53 + 30n, 3)).toEqual([TWO_53 + 31n, TWO_53 + 33n, TWO_53 + 35n]);
+    const top = new Set([2n ** 63n - 1n, 2n ** 63n - 3n]);
+    expect(max && unknownIdCandidates(max, top, 2n ** 63n - 1n, 2)).toEqual([2n ** 63n - 5n, 2n ** 63n - 7n]);
+    // A store reaching the maximum leaves no room above it: the ordinary id falls back below.
+    expect(ordinary && unknownIdCandidates(ordinary, top, 2n ** 63n - 1n, 1)).toEqual([987_654_321_987n]);
   });
 });

@@ -34,9 +34,10 @@ describe('the burst against a slow target', () => {
     // limit + 1 in a fresh window, plus what concurrency may add; never a second window's worth.
     expect(spent).toBeDefined();
     expect(spent).toBeLessThanOrEqual(70);
-    // The rest of the run is its fixed probes (about 105 here, most of them issue 11's edge cases,
-    // spread over several 3 s windows): bounded so that a runaway outside the burst shows too.
-    expect(run.requests - (spent ?? 0)).toBeLessThanOrEqual(115);
+    // The rest of the run is its fixed probes (about 120 here, most of them issue 11's and issue
+    // 17's edge cases, spread over several 3 s windows): bounded so that a runaway outside the
+    // burst shows too.
+    expect(run.requests - (spent ?? 0)).toBeLessThanOrEqual(130);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAllHaveStatus, checkIsPetsArray, checkPageLength, checkRejectedOrBounded, checkShowsCreated } from '../src/checks/list-page.js';
 import type { JsonObject } from '../src/interface/json.js';
+import { fixedInvalidLimits, NUMBER_LIKE_LIMITS } from '../src/arbitraries/limits.js';
 import { errorBody, makeExchange, pet } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
 
@@ -87,6 +88,37 @@ describe('checkRejectedOrBounded with minItems (LIST-004 on a store known to hol
     expect(violations(checkRejectedOrBounded(makeExchange({ json: page(1) }), opts))).toEqual([]);
     expect(violations(checkRejectedOrBounded(makeExchange({ status: 400, json: errorBody(400) }), opts))).toEqual([]);
     expect(violations(checkRejectedOrBounded(makeExchange({ json: [] }), { ...opts, minItems: 0 }))).toEqual([]);
+  });
+});
+
+describe('LIST-004 and the limits number parsers read', () => {
+  const opts = { requirement: 'LIST-004', maxItems: 100, minItems: 1 };
+  const STORE = 120;
+  const answer = (raw: string, items: number) => makeExchange({ target: `/pets?limit=${encodeURIComponent(raw)}`, json: page(Math.min(items, STORE)) });
+
+  it('accepts a server that reads limits leniently when the reading lands inside 1..100 (0x10, 5.0, 1e2, +5, padded)', () => {
+    for (const raw of ['0x10', '5.0', '1e2', '+5', ' 5', '0b11']) {
+      const read = Number(raw);
+      expect(Number.isInteger(read) && read >= 1 && read <= 100, raw).toBe(true);
+      expect(violations(checkRejectedOrBounded(answer(raw, read), opts)), raw).toEqual([]);
+    }
+  });
+
+  it('sends none of those lenient in-range readings as a fixed invalid limit', () => {
+    const inRange = (raw: string): boolean => raw.trim() !== '' && Number.isInteger(Number(raw)) && Number(raw) >= 1 && Number(raw) <= 100;
+    expect(fixedInvalidLimits().filter(inRange)).toEqual([]);
+    expect(NUMBER_LIKE_LIMITS.map((l) => l.value)).toEqual(['Infinity', '-Infinity', 'NaN', '1e3', '1_000', '9223372036854775808']);
+  });
+
+  it('fails every careless reading of the fixed number-like limits on a store past 100: the whole store, or an empty page', () => {
+    // Number() (and int() for 1_000) let through unchecked, then slice(0, limit).
+    const careless = (raw: string): number => (raw === '1_000' ? 1000 : Number(raw));
+    for (const { value, above } of NUMBER_LIKE_LIMITS) {
+      const read = careless(value);
+      const items = Number.isNaN(read) || read < 0 ? 0 : read;
+      expect(items > 100, value).toBe(above);
+      expect(violations(checkRejectedOrBounded(answer(value, items), opts)), value).toHaveLength(1);
+    }
   });
 });
 

@@ -20,6 +20,7 @@ import * as slow from '../fixtures/hostile/slow.js';
 import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
+import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 import { consoleLines, MAX_RSS, runCli, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
@@ -47,7 +48,8 @@ function keyForms(key: string): string[] {
   }
   return forms;
 }
-const LEAKS = keyForms(KEY);
+/** The key and each near miss of it the run sends (AUTH-002): secrets alike, in every form. */
+const LEAKS = [KEY, ...nearMissesOf(KEY).map((miss) => nearMissOf(KEY, miss))].flatMap(keyForms);
 
 const limited = limiter(CONCURRENT_RUNS);
 
@@ -157,13 +159,16 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(run.ms).toBeLessThan(20_000);
   });
 
-  it('a 300 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
-    const server = await serve(hugeBody.start({ bytes: 300 * MB }));
+  it('a 400 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
+    // Peak memory must stay below one body. The run keeps each response's capped body (1 MiB),
+    // about 140 of them here, so the body is made larger than a whole run holds.
+    const BODY = 400 * MB;
+    const server = await serve(hugeBody.start({ bytes: BODY }));
     const rssFile = join(await tempDir('rss'), 'rss');
     const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [MAX_RSS, rssFile]);
     const peakKb = Number((await readFile(rssFile, 'utf8')).trim());
     expect(peakKb).toBeGreaterThan(10 * 1024); // a reading, not an empty file
-    expect(peakKb * 1024).toBeLessThan(300 * MB);
+    expect(peakKb * 1024).toBeLessThan(BODY);
     expect(run.code, run.stderr).toBe(1); // it also answers 200 where 401, 404, 400 are due
     const list = requirement(run, 'LIST-001');
     expect(list.status).toBe('inconclusive');
@@ -191,6 +196,9 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const server = await serve(echoAuth.start());
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expect(run.code, run.stderr).toBe(1);
+    // Every near miss was sent and echoed back (and found nowhere by runAgainst): 3 of them, so 12 forms each.
+    expect(server.authorizations.filter((a) => nearMissesOf(KEY).some((miss) => a === `Bearer ${nearMissOf(KEY, miss)}`))).toHaveLength(3);
+    expect(requirement(run, 'AUTH-002').evidence.some((e) => e.exchange?.request.auth === 'near-miss')).toBe(true);
     expect(server.requests).toBeGreaterThan(20);
     expect(run.files.get('report.json')).toContain('<redacted>');
     expect(run.ms).toBeLessThan(20_000);

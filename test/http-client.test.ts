@@ -7,6 +7,7 @@ import type { ClientOptions, ConformanceClient } from '../src/http/client.js';
 import { BudgetExhaustedError, RunHaltedError, TransportError } from '../src/http/errors.js';
 import { toCurl } from '../src/http/curl.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { describeNearMiss, nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 
 const KEY = 'sk_test_Q2x+9/ab=Zk7wPq3';
 
@@ -163,6 +164,31 @@ describe('redaction', () => {
     expect(client.exchanges[3]?.request.headers.authorization).toBe('<redacted>');
     expect(client.exchanges[0]?.response?.headers['x-echo-auth']).toBe('Bearer <redacted>');
     expect(client.redact(`x${KEY}y`)).toBe('x<redacted>y');
+  });
+
+  it('sends near misses of the key as unauthenticated requests, and keeps them out of every record, echoed or cut at the cap', async () => {
+    const echoed: string[] = [];
+    const server = await startServer((req, res) => {
+      const token = String(req.headers.authorization ?? '').slice('Bearer '.length);
+      echoed.push(token);
+      res.setHeader('x-echo-auth', token);
+      // The body is cut at the cap in the middle of the echoed token: its first half must go too.
+      json(res, 401, { code: 'unauthorized', message: `bad key ${Buffer.from(token).toString('base64')} ${'.'.repeat(200)}${token}`, status: 401 });
+    });
+    const client = makeClient({ baseUrl: server.url, maxBodyBytes: 300 });
+    for (const miss of nearMissesOf(KEY)) await client.send({ method: 'GET', path: '/pets', auth: { mode: 'near-miss', miss }, purpose: 'AUTH-002' });
+    expect(nearMissesOf(KEY)).toEqual(['appended', 'last-removed', 'case-flipped']);
+    expect(echoed).toEqual(nearMissesOf(KEY).map((miss) => nearMissOf(KEY, miss)));
+    expect(client.stats.keyedRequests).toBe(0);
+    expect(client.exchanges.map((e) => e.response?.truncated)).toEqual([true, true, true]);
+    const all = everything(client);
+    for (const token of echoed) {
+      for (const form of [token, token.slice(0, 12), encodeURIComponent(token), Buffer.from(token).toString('base64').slice(4, -4)]) expect(all).not.toContain(form);
+    }
+    expect(client.exchanges.map((e) => e.request.headers.authorization)).toEqual(nearMissesOf(KEY).map((miss) => `Bearer ${describeNearMiss(miss)}`));
+    expect(client.exchanges.map((e) => e.request.auth)).toEqual(['near-miss', 'near-miss', 'near-miss']);
+    expect(nearMissesOf('short')).toEqual([]);
+    expect(nearMissesOf('12345678')).toEqual(['appended', 'last-removed']);
   });
 
   it('keeps the key out of transport error messages', async () => {

@@ -8,6 +8,7 @@ import { createClient } from '../src/http/client.js';
 import type { ConformanceClient, SendRequest } from '../src/http/client.js';
 import { toCurl } from '../src/http/curl.js';
 import type { Exchange } from '../src/http/exchange.js';
+import { describeNearMiss, nearMissOf } from '../src/http/near-miss.js';
 
 const run = promisify(execFile);
 const KEY = "sk_Q2x+9/ab=Zk7'w$Pq3";
@@ -101,6 +102,18 @@ describe('toCurl', () => {
   it('keeps the random wrong key verbatim', async () => {
     const { original, replayed } = await replay({ method: 'GET', path: '/pets', auth: 'wrong-key' });
     expect(replayed.headers.authorization).toBe(original.headers.authorization);
+  });
+
+  it.each(['appended', 'last-removed', 'case-flipped'] as const)('rebuilds the %s near miss from $PETSTORE_API_KEY in bash and POSIX sh, and records only its description', async (miss) => {
+    const { ex, line, original, replayed } = await replay({ method: 'GET', path: '/pets', auth: { mode: 'near-miss', miss } });
+    const token = nearMissOf(KEY, miss);
+    expect(original.headers.authorization).toBe(`Bearer ${token}`);
+    expect(comparable(replayed)).toEqual(comparable(original));
+    expect(ex.request.headers['authorization']).toBe(`Bearer ${describeNearMiss(miss)}`);
+    for (const secret of [KEY, token, nearMissOf(KEY, 'last-removed')]) expect(JSON.stringify(ex) + line).not.toContain(secret);
+    const before = seen.length;
+    await run('sh', ['-c', `${line} --silent --output /dev/null`], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
+    expect(seen[before]?.headers.authorization).toBe(`Bearer ${token}`);
   });
 
   it.each([

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { authHeaderFrom, authTemplateOf } from '../src/http/prepare.js';
+import { describeNearMiss, nearMissOf } from '../src/http/near-miss.js';
 import { exchangeEvidence } from '../src/report/evidence.js';
 import { EVIDENCE_BODY_CHARS } from '../src/report/evidence.js';
 import type { ExchangeEvidence, RequirementResult } from '../src/report/types.js';
@@ -48,6 +49,15 @@ describe('rebuildRequest', () => {
     expect(rebuildRequest(evidence({ auth: 'wrong-key', authorization: 'Bearer abcDEF123' }), context)).toMatchObject({ ok: true, request: { auth: { mode: 'wrong-key', header: 'Bearer abcDEF123' } } });
     expect(rebuildRequest(evidence({ auth: 'malformed', authorization: 'Bearer ' }), context)).toMatchObject({ ok: true, request: { auth: { mode: 'malformed', header: 'Bearer ' } } });
     expect(rebuildRequest(evidence({ auth: 'none' }), context)).toMatchObject({ ok: true, request: { auth: 'none' } });
+  });
+
+  it('rebuilds a near miss of the key by its kind, from the key, never from the report', () => {
+    const template = { encoding: 'near-miss', prefix: 'Bearer ', miss: 'case-flipped' } as const;
+    const ev = evidence({ auth: 'near-miss', authorization: `Bearer ${describeNearMiss('case-flipped')}`, authTemplate: template });
+    expect(JSON.stringify(ev)).not.toContain(nearMissOf(KEY, 'case-flipped'));
+    expect(rebuildRequest(ev, context)).toMatchObject({ ok: true, request: { auth: { mode: 'near-miss', miss: 'case-flipped' } } });
+    expect(authHeaderFrom(template, KEY)).toBe('Bearer K3Y-sECRET-42');
+    expect(rebuildRequest(evidence({ auth: 'near-miss', authorization: 'Bearer <the key with its last character removed>' }), context)).toMatchObject({ ok: false, reason: /which near miss/ });
   });
 
   it('refuses what it cannot rebuild exactly: an excerpted body, the key outside the Authorization header, an unknown credential', () => {

@@ -12,6 +12,7 @@ import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { replaySchemaErrors } from './support/replay-schema.js';
+import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 const keys = { [KEY]: 'free' as const };
@@ -217,6 +218,19 @@ describe('replay re-sends the exchanges behind each failure', () => {
     const elsewhere = await replayAgainst(file, await serve(byName('unknown-id-first-pet')));
     expect(elsewhere.result.stdout).toMatch(/ERR-001\s+could not tell\n\s+GET \/pets\/\d+ \(re-send of #\d+ as #\d+\): answered 200 where the run saw 404/);
     expect(elsewhere.result.code).toBe(2);
+  });
+
+  it('a near miss of the key accepted (AUTH-002): re-sent rebuilt from the key; no output, report or replay file holds the key or a near miss', async () => {
+    const { file, first, again } = await stillFailingThenFixed('keys-case-insensitive', 'AUTH-002', /AUTH-002\s+still failing/, /AUTH-002\s+fixed/);
+    const cited = first.requirements.find((r) => r.id === 'AUTH-002')?.evidence.find((e) => e.kind === 'violation')?.exchange;
+    expect(cited?.request).toMatchObject({ auth: 'near-miss', headers: { authorization: "Bearer <the key with its letters' case flipped>" } });
+    expect(cited?.curl).toContain(`"Authorization: Bearer $(printf '%s' "$PETSTORE_API_KEY" | tr 'A-Za-z' 'a-zA-Z')"`);
+    const resent = (JSON.parse(again.replayJson) as { exchanges: Array<{ request: { auth: string } }> }).exchanges;
+    expect(resent.map((e) => e.request.auth)).toContain('near-miss');
+    const secrets = [KEY, ...nearMissesOf(KEY).map((miss) => nearMissOf(KEY, miss))];
+    expect(secrets).toHaveLength(4);
+    const outputs = [await readFile(file, 'utf8'), again.replayJson, again.result.stdout, again.result.stderr, JSON.stringify(again.rerun)];
+    for (const text of outputs) for (const secret of secrets) expect(text.includes(secret), secret).toBe(false);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import type { AuthTemplate, Exchange } from './exchange.js';
 import { REDACTED } from './redact.js';
+import { APPENDED, type NearMiss } from './near-miss.js';
 
 export const API_KEY_VARIABLE = 'PETSTORE_API_KEY';
 
@@ -55,9 +56,22 @@ function shellWord(pieces: readonly Piece[]): string {
   return pieces.map((p) => (typeof p === 'string' ? singleQuote(p) : `"${p.expr}"`)).join('');
 }
 
+/** The near miss from the key, in POSIX sh: no record holds it (near-miss.ts). */
+function nearMissPiece(miss: NearMiss): Piece {
+  switch (miss) {
+    case 'appended':
+      return { expr: `\${${API_KEY_VARIABLE}}${APPENDED}` };
+    case 'last-removed':
+      return { expr: `\${${API_KEY_VARIABLE}%?}` };
+    case 'case-flipped':
+      return { expr: `$(printf '%s' "$${API_KEY_VARIABLE}" | tr 'A-Za-z' 'a-zA-Z')` };
+  }
+}
+
 function authPieces(value: string, template: AuthTemplate | undefined): Piece[] {
   if (template === undefined) return withKey(value);
   if (template.encoding === 'raw') return interleave(template.parts);
+  if (template.encoding === 'near-miss') return [template.prefix, nearMissPiece(template.miss)].filter((p) => p !== '');
   const alphabet = template.alphabet === 'base64url' ? ` | tr '+/' '-_'` : '';
   const strip = template.padded ? `'\\n'` : `'=\\n'`;
   const recode = `${alphabet} | tr -d ${strip}`;

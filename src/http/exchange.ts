@@ -5,12 +5,14 @@
  * Recorded exchanges are already redacted: the API key never reaches this structure, so
  * anything built from it (evidence, curl lines, reports) is safe to print.
  */
+import type { NearMiss } from './near-miss.js';
 
 /** How the request authenticated: the checks need this to know which rate-limit bucket applies. */
 export type AuthMode =
   | 'key' // Authorization: Bearer <the run's key>
   | 'none' // no Authorization header
   | 'wrong-key' // Bearer <a key the service did not issue>
+  | 'near-miss' // Bearer <the run's key one edit away>: a wrong key, recorded only by its kind
   | 'malformed'; // the run's key, or nothing, in a malformed header
 
 export interface RecordedRequest {
@@ -36,9 +38,11 @@ export interface RecordedRequest {
  * The Authorization value as sent, with the key taken out.
  * 'raw': the value is parts.join(key). 'base64': the value is
  * prefix + base64(plain.join(key)) + suffix, as in a Basic credential "x:<key>".
+ * 'near-miss': the value is prefix + nearMissOf(key, miss) (near-miss.ts).
  */
 export type AuthTemplate =
   | { encoding: 'raw'; parts: string[] }
+  | { encoding: 'near-miss'; prefix: string; miss: NearMiss }
   | {
       encoding: 'base64';
       prefix: string;

@@ -5,13 +5,20 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AuthMode, AuthTemplate } from './exchange.js';
+import { nearMissOf, type NearMiss } from './near-miss.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
 
 export interface CustomAuth {
-  mode: AuthMode;
+  mode: Exclude<AuthMode, 'near-miss'>;
   /** The whole Authorization value, or undefined for no header. May contain the real key. */
   header: string | undefined;
+}
+
+/** Bearer + a near miss of the run's key (near-miss.ts): recorded by its kind, never its value. */
+export interface NearMissAuth {
+  mode: 'near-miss';
+  miss: NearMiss;
 }
 
 export interface SendRequest {
@@ -27,7 +34,7 @@ export interface SendRequest {
    * Default 'key'. 'none': no Authorization. 'wrong-key': Bearer + a random key.
    * 'malformed' alone sends the key without a scheme; use the object form for other shapes.
    */
-  auth?: AuthMode | CustomAuth;
+  auth?: Exclude<AuthMode, 'near-miss'> | CustomAuth | NearMissAuth;
   /** Extra request headers (not Authorization: use `auth`). */
   headers?: Record<string, string>;
   /** Requirement id or probe name, stored on the exchange. */
@@ -101,7 +108,7 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
       throw new TypeError(`path contains characters that cannot be sent: ${context.redact(JSON.stringify(req.path))}`);
     }
 
-    const { mode, header } = resolveAuth(req.auth, context.apiKey);
+    const { mode, header, template } = resolveAuth(req.auth, context.apiKey);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': context.userAgent };
     for (const [name, value] of Object.entries(req.headers ?? {})) {
       const lower = name.toLowerCase();
@@ -127,13 +134,17 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
       paced: req.pace ?? true,
       retryOn429: req.retryOn429 ?? true,
       exactRetryAfter: req.exactRetryAfter ?? false,
-      authTemplate: header === undefined ? undefined : authTemplateOf(header, context.apiKey),
+      authTemplate: template ?? (header === undefined ? undefined : authTemplateOf(header, context.apiKey)),
     };
   };
 }
 
-export function resolveAuth(auth: SendRequest['auth'], apiKey: string): { mode: AuthMode; header: string | undefined } {
-  if (typeof auth === 'object') return { mode: auth.mode, header: auth.header };
+export function resolveAuth(auth: SendRequest['auth'], apiKey: string): { mode: AuthMode; header: string | undefined; template?: AuthTemplate } {
+  if (typeof auth === 'object') {
+    if (auth.mode !== 'near-miss') return { mode: auth.mode, header: auth.header };
+    const template: AuthTemplate = { encoding: 'near-miss', prefix: 'Bearer ', miss: auth.miss };
+    return { mode: 'near-miss', header: authHeaderFrom(template, apiKey), template };
+  }
   switch (auth ?? 'key') {
     case 'key':
       return { mode: 'key', header: `Bearer ${apiKey}` };
@@ -174,6 +185,7 @@ export function authTemplateOf(header: string, key: string): AuthTemplate | unde
 /** The inverse of authTemplateOf: the Authorization value with `key` back where the run's key stood. */
 export function authHeaderFrom(template: AuthTemplate, key: string): string {
   if (template.encoding === 'raw') return template.parts.join(key);
+  if (template.encoding === 'near-miss') return `${template.prefix}${nearMissOf(key, template.miss)}`;
   const encoded = Buffer.from(template.plain.join(key), 'utf8').toString(template.alphabet);
   // Node's base64url never pads and its base64 always does; the template says what was sent.
   const unpadded = encoded.replace(/=+$/, '');

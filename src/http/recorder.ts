@@ -1,10 +1,12 @@
 /**
- * Turns what the client sent and what came back into an Exchange, with the key redacted from
- * every part of it, so nothing built from the record can leak the key.
+ * Turns what the client sent and what came back into an Exchange, with the key and its near
+ * misses (near-miss.ts) redacted from every part of it, so nothing built from the record can leak
+ * them. A near-miss request's Authorization is recorded as a description of its token.
  */
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { PreparedRequest } from './prepare.js';
 import { createRedactor, REDACTED } from './redact.js';
+import { describeNearMiss, nearMissesOf, nearMissOf } from './near-miss.js';
 import type { TransportOutcome, WireResponse } from './transport.js';
 
 /** When and in what order the request went out, as the client counted it. */
@@ -19,12 +21,15 @@ export interface SendTiming {
 
 export class ExchangeRecorder {
   private readonly redactor: (text: string) => string;
+  /** The key and its near misses, longest first (the longest cut-off tail wins). */
+  private readonly secrets: string[];
 
   constructor(
-    private readonly apiKey: string,
+    apiKey: string,
     private readonly origin: string,
   ) {
-    this.redactor = createRedactor([apiKey]);
+    this.secrets = [apiKey, ...nearMissesOf(apiKey).map((miss) => nearMissOf(apiKey, miss))].sort((a, b) => b.length - a.length);
+    this.redactor = createRedactor(this.secrets);
   }
 
   redact(text: string): string {
@@ -50,7 +55,12 @@ export class ExchangeRecorder {
       method: p.method,
       url: this.redact(`${this.origin}${p.path}`),
       target: this.redact(p.target),
-      headers: Object.fromEntries(Object.entries(p.headers).map(([k, v]) => [k, this.redact(v)])),
+      headers: Object.fromEntries(
+        Object.entries(p.headers).map(([k, v]) => [
+          k,
+          k === 'authorization' && p.authTemplate?.encoding === 'near-miss' ? `${p.authTemplate.prefix}${describeNearMiss(p.authTemplate.miss)}` : this.redact(v),
+        ]),
+      ),
       auth: p.mode,
     };
     if (p.body !== undefined) request.body = this.redact(p.body);
@@ -76,13 +86,13 @@ export class ExchangeRecorder {
   private redactBody(text: string, truncated: boolean): string {
     let out = this.redact(text);
     if (truncated) {
-      // The cap may cut an echoed key in two; the first half must not survive either.
-      for (let len = Math.min(this.apiKey.length - 1, out.length); len >= 4; len--) {
-        if (out.endsWith(this.apiKey.slice(0, len))) {
-          out = out.slice(0, out.length - len) + REDACTED;
-          break;
-        }
-      }
+      // The cap may cut an echoed key (or near miss) in two; the first half must not survive either.
+      const tail = (secret: string): number => {
+        for (let len = Math.min(secret.length - 1, out.length); len >= 4; len--) if (out.endsWith(secret.slice(0, len))) return len;
+        return 0;
+      };
+      const cut = Math.max(0, ...this.secrets.map(tail));
+      if (cut > 0) out = out.slice(0, out.length - cut) + REDACTED;
     }
     return out;
   }

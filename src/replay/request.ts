@@ -2,7 +2,8 @@
  * From a piece of report evidence back to the request that was sent: method, path and query
  * relative to the base URL, headers, body and the same kind of credential. The report holds no
  * key; it is put back only where the run's key stood (auth mode 'key', or a malformed header whose
- * template says where), the way the evidence's curl line does it.
+ * template says where), the way the evidence's curl line does it; a near miss of the key (auth
+ * mode 'near-miss') is made again from the key by the kind its template names.
  *
  * Anything that cannot be rebuilt exactly (an excerpted body, the key elsewhere in the request,
  * a report written before the evidence carried these fields and not derivable) is refused with
@@ -38,6 +39,10 @@ function authOf(ev: ExchangeEvidence, mode: AuthMode, apiKey: string): { auth: N
   const recorded = ev.request.headers['authorization'];
   const template = ev.request.authTemplate;
   if (mode === 'none') return recorded === undefined ? { auth: 'none' } : { refused: 'it is recorded without credentials but carries an Authorization header' };
+  if (mode === 'near-miss') {
+    // Never recorded, only described: rebuilt from the run's key by its kind.
+    return template?.encoding === 'near-miss' ? { auth: { mode, miss: template.miss } } : { refused: 'the report does not say which near miss of the key it carried' };
+  }
   if (template !== undefined && (mode === 'key' || mode === 'malformed')) return { auth: { mode, header: authHeaderFrom(template, apiKey) } };
   if (mode === 'key') return { auth: 'key' };
   if (recorded === undefined) return { auth: { mode, header: undefined } };

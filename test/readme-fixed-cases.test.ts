@@ -1,0 +1,121 @@
+/**
+ * The README's list "Cases every run sends, whatever the seed" against the code and a real run:
+ * the values it names (in code spans) are exactly the fixed tables the suites send from, and a
+ * run against the reference server sends every one of them. A case added to or dropped from
+ * either side without the other fails here.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { referenceBehaviour as ref } from '../fixtures/reference-server/index.js';
+import { fixedInvalidLimits } from '../src/arbitraries/limits.js';
+import { NON_POSITIVE_IDS, NOT_INT64, UNKNOWN_ID_PROBES } from '../src/arbitraries/pet-ids.js';
+import { INVALID_NEW_PET_KINDS } from '../src/arbitraries/invalidNewPet.js';
+import { newPetExamples } from '../src/arbitraries/newPet.js';
+import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
+import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
+import { listLimits } from '../src/interface/openapi.js';
+import { runVariant, type VariantRun } from './support/variant-run.js';
+
+const RUN_TIMEOUT_MS = 150_000;
+const ALL_MISSES: NearMiss[] = ['appended', 'last-removed', 'case-flipped'];
+
+/** The README's bullets under "Cases every run sends", each as one line, by its leading words. */
+function fixedCaseBullets(): Map<string, string> {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('Cases every run sends, whatever the seed');
+  const end = readme.indexOf('The seeded random cases then add', start);
+  expect(start, 'the README has the list').toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  const bullets = readme.slice(start, end).split('\n- ').slice(1).map((b) => b.replace(/\s*\n\s*/g, ' ').trim());
+  const byLead = new Map<string, string>();
+  for (const lead of ['createPet, valid', 'createPet, invalid', 'listPets:', 'getPet:', 'every operation']) {
+    const found = bullets.filter((b) => b.startsWith(lead));
+    expect(found, `one README bullet starts with "${lead}"`).toHaveLength(1);
+    byLead.set(lead, found[0] ?? '');
+  }
+  return byLead;
+}
+
+const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]*)`/g)].map((m) => m[1] ?? '');
+/** Distinct and sorted: the README may name a case twice (`limit=100` alone and with a status filter). */
+const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
+
+/** The first id each big unknown-id probe sends on a store that does not hold it. */
+const bigUnknownIds = (): string[] => UNKNOWN_ID_PROBES.map((p) => p.first(0n)).filter((id) => id > 2n ** 53n).map(String);
+
+describe('the README names exactly the fixed cases the code sends', () => {
+  const bullets = fixedCaseBullets();
+  const bullet = (lead: string): string => bullets.get(lead) ?? '';
+
+  it('listPets: every limit in the README is a fixed one, and every fixed one is in the README', () => {
+    const { min, max } = listLimits();
+    const limits = codeSpans(bullet('listPets:')).filter((s) => s.startsWith('limit='));
+    expect(sorted(limits)).toEqual(sorted([min, max, ...fixedInvalidLimits()].map((v) => `limit=${v}`)));
+  });
+
+  it('getPet: the ids in the README are the fixed unknown and invalid ids', () => {
+    expect(sorted(codeSpans(bullet('getPet:')))).toEqual(sorted([...bigUnknownIds(), ...NON_POSITIVE_IDS.map(String), ...NOT_INT64]));
+    expect(bigUnknownIds()).toEqual(['9007199254740993', '9223372036854775807']);
+  });
+
+  it('authentication: the trap tokens and the near-miss descriptions', () => {
+    expect(sorted(codeSpans(bullet('every operation')))).toEqual(sorted([...TRAP_TOKENS.map((t) => t.token), ...ALL_MISSES.map(describeNearMiss)]));
+  });
+
+  it('createPet: the number of invalid classes and the int64 edges of the valid examples', () => {
+    expect(bullet('createPet, invalid')).toContain(`(${INVALID_NEW_PET_KINDS.length} classes)`);
+    const edges = newPetExamples(1n).map((e) => e.label).filter((l) => l.startsWith('categoryId-')).map((l) => l.slice('categoryId-'.length));
+    expect(edges).toHaveLength(4);
+    for (const edge of edges) expect(bullet('createPet, valid')).toContain(edge);
+  });
+});
+
+describe('a run against the reference server sends every case the README names', () => {
+  const seen: { path: string; limit: string | null; status: string | null; authorization: string | undefined }[] = [];
+  let keys: string[] = [];
+  let run: VariantRun;
+
+  beforeAll(async () => {
+    run = await runVariant(
+      { name: 'readme-fixed-cases', kind: 'conforming', breaks: [], why: 'records every request' },
+      {
+        finalize: (response, ctx) => {
+          keys = [...ctx.server.keys.keys()];
+          seen.push({ path: ctx.url.pathname, limit: ctx.url.searchParams.get('limit'), status: ctx.url.searchParams.get('status'), authorization: ctx.headers.authorization });
+          return ref.finalize(response, ctx);
+        },
+      },
+    );
+  }, RUN_TIMEOUT_MS);
+
+  const bullets = fixedCaseBullets();
+
+  it('conforms, as the reference must', () => {
+    expect(run.cli.code, run.cli.stderr).toBe(0);
+  });
+
+  it('every README limit and status=adopted', () => {
+    const spans = codeSpans(bullets.get('listPets:') ?? '');
+    for (const span of spans.filter((s) => s.startsWith('limit='))) {
+      expect(seen.some((r) => r.path === '/v1/pets' && r.limit === span.slice('limit='.length) && r.status === null), span).toBe(true);
+    }
+    expect(spans).toContain('status=adopted');
+    expect(seen.some((r) => r.path === '/v1/pets' && r.status === 'adopted')).toBe(true);
+  });
+
+  it('every README petId', () => {
+    for (const id of codeSpans(bullets.get('getPet:') ?? '')) expect(seen.some((r) => r.path === `/v1/pets/${id}`), id).toBe(true);
+  });
+
+  it('every README bearer token, and each near miss of the run key (never the description)', () => {
+    const spans = codeSpans(bullets.get('every operation') ?? '');
+    const tokens = spans.filter((s) => !s.startsWith('<'));
+    for (const token of tokens) expect(seen.some((r) => r.authorization === `Bearer ${token}`), token).toBe(true);
+    const key = keys.find((k) => seen.some((r) => r.authorization === `Bearer ${k}`));
+    expect(key).toBeDefined();
+    const misses = nearMissesOf(key ?? '');
+    expect(misses).toEqual(ALL_MISSES);
+    expect(sorted(spans.filter((s) => s.startsWith('<')))).toEqual(sorted(misses.map(describeNearMiss)));
+    for (const miss of misses) expect(seen.some((r) => r.authorization === `Bearer ${nearMissOf(key ?? '', miss)}`), miss).toBe(true);
+  });
+});
