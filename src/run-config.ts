@@ -11,6 +11,13 @@ export const PLAN_LIMITS: Record<PlanName, { perMinute: number; perDay: number }
   business: { perMinute: 1_000, perDay: 100_000 },
 };
 
+/**
+ * 'shared' (the default): other clients may use the key during the run, so consumption the run did
+ * not cause is recorded, never held against the server. 'dedicated' (--dedicated-key): nobody
+ * else uses it, so every unit the rate-limit headers count must be the run's own.
+ */
+export type KeyMode = 'shared' | 'dedicated';
+
 export interface RunConfig {
   baseUrl: string;
   apiKey: string;
@@ -34,6 +41,8 @@ export interface RunConfig {
   ca?: string;
   /** RATE-007 opt-in (--exhaust-daily-quota): use up the key's daily quota. */
   exhaustDailyQuota?: boolean;
+  /** Absent: 'shared'. */
+  keyMode?: KeyMode;
 }
 
 declare module 'vitest' {

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { ProgressListener } from '../../reporters/compliance.js';
 import { selectRequirements } from '../catalog.js';
-import { PLAN_LIMITS, type PlanName, type RunConfig } from '../run-config.js';
+import { PLAN_LIMITS, type KeyMode, type PlanName, type RunConfig } from '../run-config.js';
 
 export class ConformanceUsageError extends Error {
   readonly exitCode = 2;
@@ -42,6 +42,13 @@ export interface ConformanceOptions {
   ca?: string;
   /** RATE-007: use up the key's whole daily quota to see it enforced (a key made for the test only). */
   exhaustDailyQuota?: boolean;
+  /**
+   * The key is the run's alone: nobody else uses it while the run lasts, so every unit the
+   * rate-limit headers count must be the run's own (a server that counts twice fails RATE-002).
+   * Default false: the key may be shared, and what others spend is only recorded.
+   * exhaustDailyQuota implies it (it already needs a key made for the test).
+   */
+  dedicatedKey?: boolean;
   /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
   signal?: AbortSignal;
   /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
@@ -53,6 +60,7 @@ export interface ConformanceOptions {
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
   Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'plan' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota'> & {
     only: string[];
+    keyMode: KeyMode;
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
   };
@@ -132,5 +140,14 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.progress === undefined ? {} : { progress: options.progress }),
     ...(options.replay === undefined ? {} : { replay: options.replay }),
     ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+    keyMode: keyModeOf(options),
   };
+}
+
+/** Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for the test). */
+function keyModeOf(options: ConformanceOptions): KeyMode {
+  if (options.dedicatedKey !== undefined && typeof options.dedicatedKey !== 'boolean') {
+    throw new ConformanceUsageError(`dedicatedKey must be true or false, got ${JSON.stringify(options.dedicatedKey)}`);
+  }
+  return options.dedicatedKey === true || options.exhaustDailyQuota === true ? 'dedicated' : 'shared';
 }

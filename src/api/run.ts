@@ -139,6 +139,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     startedAt,
     durationMs: performance.now() - started,
     options: { readOnly: resolved.readOnly, maxRequests: resolved.maxRequests, timeoutMs: resolved.timeoutMs, only: resolved.only },
+    keyMode: resolved.keyMode,
     runErrors,
   });
   const stopped = (halt: RunHalt): Report => {
@@ -170,6 +171,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
     ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+    keyMode: resolved.keyMode,
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);

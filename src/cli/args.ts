@@ -34,6 +34,8 @@ export interface RunOptions {
   caFile?: string;
   /** RATE-007: spend the key's whole daily quota to see it enforced (a key made for the test only). */
   exhaustDailyQuota: boolean;
+  /** Nobody else uses the key during the run: every unit the rate-limit headers count must be the run's. */
+  dedicatedKey: boolean;
 }
 
 /** Re-render a saved report.json in other formats. */
@@ -96,6 +98,8 @@ Options:
   --max-wait <s>         Longest wait on the target's rate limit before stopping (default ${DEFAULTS.maxWaitMs / 1000})
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST)
+  --dedicated-key        The key is the run's alone: consumption the run did not cause fails RATE-002
+                         (default: the key may be shared, and others' use is only recorded)
   --plan <plan>          free | pro | business: check X-RateLimit-Limit against the plan table
   --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up: only on a key made for the
                          test; needs --plan and --max-requests above the plan's daily quota
@@ -165,6 +169,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         format: { type: 'string' },
         output: { type: 'string' },
         'exhaust-daily-quota': { type: 'boolean' },
+        'dedicated-key': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -221,6 +226,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(plan === undefined ? {} : { plan: plan as PlanName }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),
     exhaustDailyQuota: v['exhaust-daily-quota'] === true,
+    dedicatedKey: v['dedicated-key'] === true,
   };
   if (options.exhaustDailyQuota) checkDailyQuotaBudget(plan as PlanName | undefined, baseUrl, options.maxRequests);
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };

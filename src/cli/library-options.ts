@@ -30,6 +30,7 @@ export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra
     maxWaitMs: command.maxWaitMs,
     ...(ca === undefined ? {} : { ca }),
     exhaustDailyQuota: command.exhaustDailyQuota,
+    dedicatedKey: command.dedicatedKey,
     ...extra,
   };
 }

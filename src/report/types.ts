@@ -76,6 +76,13 @@ export interface Observation {
   exchange?: number;
 }
 
+/** Whether other clients may use the key during the run (--dedicated-key says not), and what the headers showed they spent. */
+export interface KeyUse {
+  mode: 'shared' | 'dedicated';
+  /** What X-RateLimit-Remaining showed others spend ("another client used about 28 of this window's 60 requests …"); absent when nothing. */
+  otherClients?: string;
+}
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: string; version: string };
@@ -90,6 +97,8 @@ export interface Report {
   /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
   rateLimitWaitMs: number;
   options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };
+  /** Absent in reports written before key modes: read as shared. */
+  keyUse?: KeyUse;
   verdict: Verdict;
   /** The one-line verdict every format shows (src/report/verdict-line.ts). */
   verdictLine: string;
