@@ -145,7 +145,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
 }
 
 /** Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for the test). */
-function keyModeOf(options: ConformanceOptions): KeyMode {
+export function keyModeOf(options: Pick<ConformanceOptions, 'dedicatedKey' | 'exhaustDailyQuota'>): KeyMode {
   if (options.dedicatedKey !== undefined && typeof options.dedicatedKey !== 'boolean') {
     throw new ConformanceUsageError(`dedicatedKey must be true or false, got ${JSON.stringify(options.dedicatedKey)}`);
   }

@@ -13,16 +13,13 @@
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, violation, type Finding } from './finding.js';
-import { otherUseOf, ownCountedBetween } from './key-use.js';
+import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
+
+export { sharedKeyAllowance } from './key-use.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
 
 const REQ = 'RATE-002';
-/** Other users of a shared key may spend this many of the announced requests: max(2, 10 % of Limit). */
-export function sharedKeyAllowance(limit: bigint | undefined): bigint {
-  const tenth = limit === undefined ? 0n : (limit + 9n) / 10n;
-  return tenth > 2n ? tenth : 2n;
-}
 /** A 429 whose Reset or Retry-After lies this far beyond the earlier window is another limit's (the day's). */
 const OTHER_LIMIT_MS = 2_000;
 const DATE_RESOLUTION_MS = 1_000;

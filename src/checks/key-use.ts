@@ -14,6 +14,12 @@ import { iso } from './text.js';
 
 const REQ = 'RATE-002';
 
+/** Other users of a shared key may spend this many of the announced requests unseen: max(2, 10 % of Limit). */
+export function sharedKeyAllowance(limit: bigint | undefined): bigint {
+  const tenth = limit === undefined ? 0n : (limit + 9n) / 10n;
+  return tenth > 2n ? tenth : 2n;
+}
+
 /** One gap between two keyed responses of one window, and what others spent in it at least. */
 interface Gap {
   from: Exchange;
@@ -107,11 +113,76 @@ export function describeOtherUse(use: OtherUse): string | undefined {
 }
 
 /**
+ * The run's keyed requests certainly counted after `from` and no later than `to`: sent once
+ * `from` was answered, answered by the time `to` was, and served (`to` itself included).
+ */
+function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
+  return exchanges.filter(
+    (e) => e !== from && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
+  ).length;
+}
+
+/**
+ * Within one window, Remaining that stood still while the run's requests were served, and then
+ * the window used up by as much sooner: the requests were not counted as they were served.
+ * Another client only ever adds to the fall, so no sharing of the key explains the standing still;
+ * a limiter that gives requests back (sliding window, token bucket) explains it, but not a
+ * window used up that much sooner afterwards. Both beyond max(2, 10 % of Limit) in one window:
+ * RATE-002 fails, whatever the key mode.
+ */
+export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] {
+  for (const [reset, gaps] of gapsByWindow(exchanges)) {
+    let givenBack = 0n;
+    let stoodFrom: Exchange | undefined;
+    let stoodTo: Exchange | undefined;
+    for (const g of gaps) {
+      const back = BigInt(surelyCountedBetween(exchanges, g.from, g.to)) - g.fell;
+      if (back <= 0n) continue;
+      givenBack += back;
+      stoodFrom ??= g.from;
+      stoodTo = g.to;
+    }
+    if (stoodFrom === undefined || stoodTo === undefined) continue;
+    const allowance = sharedKeyAllowance(rateLimitValue(stoodTo, 'x-ratelimit-limit'));
+    if (givenBack <= allowance) continue;
+    const after = windowEnd(exchanges, stoodTo, reset);
+    if (after === undefined) continue;
+    const stood = rateLimitValue(stoodTo, 'x-ratelimit-remaining') ?? 0n;
+    const ownAfter = ownCountedBetween(exchanges, stoodTo, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
+    const sooner = stood - after.remaining - BigInt(ownAfter);
+    if (sooner <= allowance) continue;
+    return [
+      violation(
+        REQ,
+        `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
+          `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
+        after.at.seq,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** Where the window ends for the run after `from`: its first 429 (nothing left), else its lowest Remaining. */
+function windowEnd(exchanges: readonly Exchange[], from: Exchange, reset: bigint): { at: Exchange; remaining: bigint } | undefined {
+  let end: { at: Exchange; remaining: bigint } | undefined;
+  for (const e of exchanges) {
+    if (e.seq <= from.seq || e.request.auth !== 'key' || e.response === undefined || absoluteReset(e) !== reset) continue;
+    if (e.response.status === 429) return { at: e, remaining: 0n };
+    const remaining = rateLimitValue(e, 'x-ratelimit-remaining');
+    if (remaining !== undefined && (end === undefined || remaining < end.remaining)) end = { at: e, remaining };
+  }
+  return end;
+}
+
+/**
  * RATE-002's account of who spent the key. Shared key: the other use, as an observation that says
  * how to hold every unit against the server. Dedicated key: a violation with the figures of the
  * largest gap, since every unit counted must be the run's own.
  */
 export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Finding[] {
+  const deferred = findDeferredCounting(exchanges);
+  if (deferred.length > 0) return deferred;
   const use = otherUseOf(exchanges);
   const described = describeOtherUse(use);
   if (described === undefined) return [];

@@ -10,6 +10,7 @@
  */
 import { parseCommandLine, USAGE, type ReporterName } from './args.js';
 import { runConformance } from '../api/run.js';
+import { keyModeOf } from '../api/options.js';
 import { libraryOptions } from './library-options.js';
 import { createProgress } from './progress.js';
 import { haltLine, renderSummary, styleFor } from './terminal.js';
@@ -44,7 +45,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.command === 'replay') return (await import('./replay.js')).replay(command);
   if (command.command === 'diff') return (await import('./diff.js')).diffCommand(command);
   const target = command.baseUrl ?? 'the embedded reference server';
-  process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
+  const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
+  process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})\n`);
   if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
     process.stderr.write(`warning: the base URL does not end in /v1, as the spec's addresses do (§ 9)\n`);
   }

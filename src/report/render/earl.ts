@@ -78,6 +78,8 @@ export function renderEarl(report: Report): string {
         '@type': 'pc:Run',
         'pc:verdict': report.verdict,
         'pc:complete': report.complete,
+        'pc:keyMode': report.keyUse?.mode ?? 'shared',
+        ...(report.keyUse?.otherClients === undefined ? {} : { 'pc:otherClients': report.keyUse.otherClients }),
         'dct:description': report.verdictLine,
         'dct:date': date,
         'earl:subject': { '@id': subject },

@@ -7,6 +7,7 @@
 import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../types.js';
 import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, sectionHeading, verdictWord, visible } from './common.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
+import { keyUseLine } from '../key-use.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
 const MAX_BODY = 4_000;
@@ -197,6 +198,7 @@ function meta(report: Report): string {
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
   if (t.plan !== undefined) rows.push(['Plan', esc(t.plan)]);
+  rows.push(['Key use', esc(keyUseLine(report.keyUse))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],

@@ -4,6 +4,7 @@
  * Hostile response text must not turn into markup, links or broken tables in the rendered comment.
  */
 import type { Report, RequirementResult } from '../types.js';
+import { keyUseLine } from '../key-use.js';
 import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, responseLine, shortReason, verdictWord, violations, visible } from './common.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
@@ -60,6 +61,8 @@ function header(report: Report): string[] {
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
       `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
+    '',
+    `${inline(keyUseLine(report.keyUse))}.`,
     '',
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
