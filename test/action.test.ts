@@ -17,7 +17,7 @@ import { tempDirs } from './support/temp-dirs.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
-const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'max-requests', 'report-dir', 'reporters'];
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'dedicated-key', 'max-requests', 'report-dir', 'reporters'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir'];
 const tempDir = tempDirs();
 
@@ -156,14 +156,16 @@ describe('the action run against servers', () => {
     expect(run.outputs.get('verdict')).not.toBe('');
     expect(run.outputs.get('report-dir')).toBe(run.reportDir);
     expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json']);
+    // Without the dedicated-key input the key may be shared.
+    expect((JSON.parse(run.files.get('report.json') ?? '{}') as { keyUse?: { mode: string } }).keyUse?.mode).toBe('shared');
     // The CLI appends the Markdown summary itself; the script must not add a second copy.
     const heading = run.summary.split('\n')[0] ?? '';
     expect(heading).toMatch(/^#/);
     expect(run.summary.split('\n').filter((line) => line === heading)).toHaveLength(1);
   });
 
-  it('a server that breaks LIST-002, with only and read-only: exit 1, its verdict passed through', async () => {
-    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true' });
+  it('a server that breaks LIST-002, with only, read-only and dedicated-key: exit 1, its verdict passed through', async () => {
+    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true', 'dedicated-key': 'true' });
     expect(run.code, run.stderr).toBe(1);
     expect(run.outputs.get('exit-code')).toBe('1');
     const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: string; options: { readOnly: boolean; only: string[] }; requirements: { id: string; status: string }[] };
@@ -173,6 +175,7 @@ describe('the action run against servers', () => {
     // Deselected requirements are listed too, but none outside LIST was judged.
     expect(report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').every((r) => r.id.startsWith('LIST-'))).toBe(true);
     expect(report.options.readOnly).toBe(true);
+    expect((report as { keyUse?: { mode: string } }).keyUse?.mode).toBe('dedicated');
     expect(run.summary).toContain('LIST-002');
   });
 
@@ -195,5 +198,8 @@ describe('the action run against servers', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance action: read-only must be true or false, got "yes"']);
     expect(run.outputs.get('exit-code')).toBe('2');
+    const dedicated = await runAction({ 'dedicated-key': 'yes' });
+    expect(dedicated.code).toBe(2);
+    expect(dedicated.stderr.trim().split('\n')).toEqual(['petstore-conformance action: dedicated-key must be true or false, got "yes"']);
   });
 });

@@ -36,6 +36,11 @@ case "${INPUT_READ_ONLY:-false}" in
   false | '') ;;
   *) fail "read-only must be true or false, got \"$INPUT_READ_ONLY\"" ;;
 esac
+case "${INPUT_DEDICATED_KEY:-false}" in
+  true) args+=(--dedicated-key) ;;
+  false | '') ;;
+  *) fail "dedicated-key must be true or false, got \"$INPUT_DEDICATED_KEY\"" ;;
+esac
 
 # The verdict must come from this run: a report.json left by an earlier one must not answer for it.
 rm -f "$report_dir/report.json"

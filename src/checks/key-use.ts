@@ -196,7 +196,7 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
     violation(
       REQ,
       `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
-        `on a dedicated key (--dedicated-key) nobody else spends it: ${described.replace(/^another client used/, 'requests counted beyond the run\'s own: about')} / Expected Remaining to fall by the run's own requests only`,
+        `on a dedicated key (--dedicated-key) nobody else spends it: ${described.replace(/^another client used about/, 'requests counted beyond the run\'s own: about')} / Expected Remaining to fall by the run's own requests only`,
       worst.to.seq,
     ),
   ];
