@@ -78,7 +78,7 @@ export function renderEarl(report: Report): string {
         '@type': 'pc:Run',
         'pc:verdict': report.verdict,
         'pc:complete': report.complete,
-        'pc:keyMode': report.keyUse?.mode ?? 'shared',
+        ...(report.keyUse === undefined ? {} : { 'pc:keyMode': report.keyUse.mode }),
         ...(report.keyUse?.otherClients === undefined ? {} : { 'pc:otherClients': report.keyUse.otherClients }),
         'dct:description': report.verdictLine,
         'dct:date': date,

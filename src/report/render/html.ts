@@ -198,7 +198,7 @@ function meta(report: Report): string {
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
   if (t.plan !== undefined) rows.push(['Plan', esc(t.plan)]);
-  rows.push(['Key use', esc(keyUseLine(report.keyUse))]);
+  if (report.keyUse !== undefined) rows.push(['Key use', esc(keyUseLine(report.keyUse))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],

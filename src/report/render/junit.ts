@@ -87,7 +87,7 @@ function properties(report: Report): string {
     ['complete', String(report.complete)],
   ];
   if (report.target.keyFingerprint !== undefined) props.push(['keyFingerprint', report.target.keyFingerprint]);
-  props.push(['keyMode', report.keyUse?.mode ?? 'shared']);
+  if (report.keyUse !== undefined) props.push(['keyMode', report.keyUse.mode]);
   if (report.keyUse?.otherClients !== undefined) props.push(['otherClients', report.keyUse.otherClients]);
   return ['    <properties>', ...props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`), '    </properties>'].join('\n');
 }

@@ -62,8 +62,7 @@ function header(report: Report): string[] {
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
       `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
     '',
-    `${inline(keyUseLine(report.keyUse))}.`,
-    '',
+    ...(report.keyUse === undefined ? [] : [`${inline(keyUseLine(report.keyUse))}.`, '']),
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
     `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.notExercised} | ${s.warnings} |`,
