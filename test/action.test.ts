@@ -17,7 +17,7 @@ import { tempDirs } from './support/temp-dirs.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
-const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'dedicated-key', 'max-requests', 'report-dir', 'reporters'];
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'max-requests', 'report-dir', 'reporters'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir'];
 const tempDir = tempDirs();
 
@@ -156,7 +156,7 @@ describe('the action run against servers', () => {
     expect(run.outputs.get('verdict')).not.toBe('');
     expect(run.outputs.get('report-dir')).toBe(run.reportDir);
     expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json']);
-    // Without the dedicated-key input the key may be shared.
+    // Without the rate-limit-sharing input the key may be shared.
     expect((JSON.parse(run.files.get('report.json') ?? '{}') as { keyUse?: { mode: string } }).keyUse?.mode).toBe('shared');
     // The CLI appends the Markdown summary itself; the script must not add a second copy.
     const heading = run.summary.split('\n')[0] ?? '';
@@ -164,8 +164,8 @@ describe('the action run against servers', () => {
     expect(run.summary.split('\n').filter((line) => line === heading)).toHaveLength(1);
   });
 
-  it('a server that breaks LIST-002, with only, read-only and dedicated-key: exit 1, its verdict passed through', async () => {
-    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true', 'dedicated-key': 'true' });
+  it('a server that breaks LIST-002, with only, read-only and rate-limit-sharing dedicated: exit 1, its verdict passed through', async () => {
+    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true', 'rate-limit-sharing': 'dedicated' });
     expect(run.code, run.stderr).toBe(1);
     expect(run.outputs.get('exit-code')).toBe('1');
     const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: string; options: { readOnly: boolean; only: string[] }; requirements: { id: string; status: string }[] };
@@ -198,8 +198,8 @@ describe('the action run against servers', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance action: read-only must be true or false, got "yes"']);
     expect(run.outputs.get('exit-code')).toBe('2');
-    const dedicated = await runAction({ 'dedicated-key': 'yes' });
-    expect(dedicated.code).toBe(2);
-    expect(dedicated.stderr.trim().split('\n')).toEqual(['petstore-conformance action: dedicated-key must be true or false, got "yes"']);
+    const mode = await runAction({ 'rate-limit-sharing': 'private' });
+    expect(mode.code).toBe(2);
+    expect(mode.stderr.trim().split('\n')).toEqual(['petstore-conformance action: rate-limit-sharing must be shared or dedicated, got "private"']);
   });
 });

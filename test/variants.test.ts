@@ -90,6 +90,9 @@ describe.concurrent('the suite against every variant of the reference server', (
     expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
     expect(run.cli.code).toBe(0);
     expectOtherUseObserved(run);
+    // The console says so too: in the header, and with the figure under the verdict.
+    expect(run.cli.stdout).toMatch(/^petstore-conformance .*: testing .* \(seed \d+; the key may be shared\)$/m);
+    expect(run.cli.stdout).toMatch(/^Key may be shared .*; observed: another client used about \d+/m);
   });
 
   test('the reference passes with --dedicated-key: every unit its headers count is the run\'s own', { timeout: RUN_TIMEOUT_MS }, async () => {
@@ -97,6 +100,7 @@ describe.concurrent('the suite against every variant of the reference server', (
     expectReadableReport(run);
     expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
     expect(run.report?.keyUse).toEqual({ mode: 'dedicated' });
+    expect(run.cli.stdout).toMatch(/\(seed \d+; dedicated key\)$/m);
     expect(run.report?.verdict).toBe('conforms');
   });
 

@@ -36,10 +36,10 @@ case "${INPUT_READ_ONLY:-false}" in
   false | '') ;;
   *) fail "read-only must be true or false, got \"$INPUT_READ_ONLY\"" ;;
 esac
-case "${INPUT_DEDICATED_KEY:-false}" in
-  true) args+=(--dedicated-key) ;;
-  false | '') ;;
-  *) fail "dedicated-key must be true or false, got \"$INPUT_DEDICATED_KEY\"" ;;
+case "${INPUT_RATE_LIMIT_SHARING:-shared}" in
+  dedicated) args+=(--dedicated-key) ;;
+  shared | '') ;;
+  *) fail "rate-limit-sharing must be shared or dedicated, got \"$INPUT_RATE_LIMIT_SHARING\"" ;;
 esac
 
 # The verdict must come from this run: a report.json left by an earlier one must not answer for it.
