@@ -34,8 +34,8 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
     const mode = t.session.config.keyMode ?? 'shared';
     const exchanges = t.session.client.exchanges;
     t.record([...findEarly429s(exchanges, mode), ...judgeKeyUse(exchanges, mode)]);
-    const otherClients = describeOtherUse(otherUseOf(exchanges));
-    t.noteKeyUse({ mode, ...(otherClients === undefined ? {} : { otherClients }) });
+    const otherConsumption = describeOtherUse(otherUseOf(exchanges), mode);
+    t.noteKeyUse({ mode, ...(otherConsumption === undefined ? {} : { otherConsumption }) });
   });
   crossCuttingTest('RATE-003', answered);
   crossCuttingTest('RATE-004', keyed, async (t) => {

@@ -28,26 +28,27 @@ describe('other clients of the key', () => {
   it('sees nothing on a key the run has to itself', () => {
     const run = falling(20, 1);
     expect(otherUseOf(run)).toMatchObject({ windows: 0, measured: 1, largestGap: 0n });
-    expect(describeOtherUse(otherUseOf(run))).toBeUndefined();
+    expect(describeOtherUse(otherUseOf(run), 'shared')).toBeUndefined();
     expect(judgeKeyUse(run, 'shared')).toEqual([]);
     expect(judgeKeyUse(run, 'dedicated')).toEqual([]);
   });
 
-  it('counts what Remaining fell beyond the run\'s requests: "another client used about 19 of this window\'s 60 requests"', () => {
+  it('counts what Remaining fell beyond the run\'s requests: "another client used at least 19 of this window\'s 60 requests"', () => {
     const run = falling(20, 2);
     const use = otherUseOf(run);
     expect(use).toMatchObject({ windows: 1, largestGap: 1n });
-    expect(describeOtherUse(use)).toMatch(/^another client used about 19 of this window's 60 requests \(.*between exchanges 1 and 20/);
+    expect(describeOtherUse(use, 'dedicated')).toMatch(/^the server counted at least 19 of this window's 60 requests beyond the run's own \(/);
+    expect(describeOtherUse(use, 'shared')).toMatch(/^another client used at least 19 of this window's 60 requests \(.*between exchanges 1 and 20/);
   });
 
   it('records it on a shared key and fails RATE-002 with the figures on a dedicated one', () => {
     const run = falling(20, 2);
     const shared = judgeKeyUse(run, 'shared');
     expect(violations(shared)).toEqual([]);
-    expect(observations(shared, 'RATE-002')[0]?.message).toMatch(/^The key may be shared: another client used about 19 .*--dedicated-key/);
+    expect(observations(shared, 'RATE-002')[0]?.message).toMatch(/^The key may be shared: another client used at least 19 .*--dedicated-key/);
     const dedicated = violations(judgeKeyUse(run, 'dedicated'), 'RATE-002');
     expect(dedicated).toHaveLength(1);
-    expect(dedicated[0]?.message).toMatch(/fell from 58 \(exchange 1\) to 56 \(exchange 2\), by 2, while this run sent at most 1 requests that could have been counted .*: requests counted beyond the run's own: about 19 of/);
+    expect(dedicated[0]?.message).toMatch(/fell from 58 \(exchange 1\) to 56 \(exchange 2\), by 2, while this run sent at most 1 requests that could have been counted .*: the server counted at least 19 of this window's 60 requests beyond the run's own/);
   });
 
   it('counts the run\'s requests in flight as its own, so a concurrent burst is not taken for another client', () => {

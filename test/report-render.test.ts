@@ -310,8 +310,8 @@ describe('control characters', () => {
 });
 
 describe('the key mode', () => {
-  const observed = "another client used about 28 of this window's 60 requests (X-RateLimit-Remaining fell that much faster than this run's requests)";
-  const shared: Report = { ...passingReport(), keyUse: { mode: 'shared', otherClients: observed } };
+  const observed = "another client used at least 28 of this window's 60 requests (X-RateLimit-Remaining fell that much faster than this run's requests)";
+  const shared: Report = { ...passingReport(), keyUse: { mode: 'shared', otherConsumption: observed } };
   const dedicated: Report = { ...passingReport(), keyUse: { mode: 'dedicated' } };
 
   it('is valid report.json in both modes', () => {
@@ -322,7 +322,7 @@ describe('the key mode', () => {
   it('and what other clients were seen to spend appear in every format', () => {
     for (const text of [renderMarkdown(shared), renderHtml(shared), renderJunit(shared), renderEarl(shared)]) {
       expect(text).toMatch(/shared/);
-      expect(text).toContain('another client used about 28 of this window');
+      expect(text).toContain('another client used at least 28 of this window');
     }
     expect(renderMarkdown(shared)).toContain('Key may be shared (the default): consumption the run did not cause is recorded, never held against the server; observed: another client');
     expect(renderMarkdown(dedicated)).toContain('Key dedicated (--dedicated-key): nobody else uses it');

@@ -101,13 +101,18 @@ export function otherUseOf(exchanges: readonly Exchange[]): OtherUse {
   return use;
 }
 
-/** "another client used about 28 of this window's 60 requests (…)", or undefined when the headers showed none. */
-export function describeOtherUse(use: OtherUse): string | undefined {
+/**
+ * Shared: "another client used at least 28 of this window's 60 requests (…)"; dedicated: "the
+ * server counted at least 28 of this window's 60 requests beyond the run's own (…)". Undefined
+ * when the headers showed no consumption the run did not cause.
+ */
+export function describeOtherUse(use: OtherUse, mode: KeyMode): string | undefined {
   const b = use.busiest;
   if (b === undefined) return undefined;
   const of = b.limit === undefined ? '' : ` of this window's ${b.limit} requests`;
+  const who = mode === 'shared' ? `another client used at least ${b.spent}${of}` : `the server counted at least ${b.spent}${of} beyond the run's own`;
   return (
-    `another client used about ${b.spent}${of} (X-RateLimit-Remaining fell that much faster than this run's requests between exchanges ${b.first.seq} and ${b.last.seq}, ` +
+    `${who} (X-RateLimit-Remaining fell that much faster than this run's requests between exchanges ${b.first.seq} and ${b.last.seq}, ` +
     `window ending ${iso(Number(b.reset) * 1000)}); other use seen in ${use.windows} of the ${use.measured} windows the run measured`
   );
 }
@@ -184,7 +189,7 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
   const deferred = findDeferredCounting(exchanges);
   if (deferred.length > 0) return deferred;
   const use = otherUseOf(exchanges);
-  const described = describeOtherUse(use);
+  const described = describeOtherUse(use, mode);
   if (described === undefined) return [];
   if (mode === 'shared') {
     return [observation(REQ, `The key may be shared: ${described}; not held against the server (run with --dedicated-key on a key nobody else uses to hold every unit against it)`, use.busiest?.last.seq)];
@@ -196,7 +201,7 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
     violation(
       REQ,
       `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
-        `on a dedicated key (--dedicated-key) nobody else spends it: ${described.replace(/^another client used about/, 'requests counted beyond the run\'s own: about')} / Expected Remaining to fall by the run's own requests only`,
+        `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
       worst.to.seq,
     ),
   ];

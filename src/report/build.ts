@@ -107,7 +107,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   const requests = outcomes.reduce((max, o) => Math.max(max, o.requestsSoFar ?? 0), 0);
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
   const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
-  const otherClients = outcomes.find((o) => o.keyUse?.otherClients !== undefined)?.keyUse?.otherClients;
+  const otherConsumption = outcomes.find((o) => o.keyUse?.otherConsumption !== undefined)?.keyUse?.otherConsumption;
   // Requirements the target's silence (or the halt) kept from being judged, as opposed to those
   // left inconclusive by the budget or by what the target allowed.
   const unjudged = requirements
@@ -127,7 +127,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     requests,
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
-    keyUse: { mode: info.keyMode, ...(otherClients === undefined ? {} : { otherClients }) },
+    keyUse: { mode: info.keyMode, ...(otherConsumption === undefined ? {} : { otherConsumption }) },
     ...verdictOf(requirements, runErrors, halted),
     requirements,
     observations,

@@ -8,5 +8,5 @@ export function keyUseLine(keyUse: KeyUse): string {
     mode === 'dedicated'
       ? 'dedicated (--dedicated-key): nobody else uses it, so every unit the rate-limit headers count must be the run\'s own'
       : 'may be shared (the default): consumption the run did not cause is recorded, never held against the server';
-  return `Key ${meaning}${keyUse.otherClients === undefined ? '' : `; observed: ${keyUse.otherClients}`}`;
+  return `Key ${meaning}${keyUse.otherConsumption === undefined ? '' : `; observed: ${keyUse.otherConsumption}`}`;
 }

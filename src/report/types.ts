@@ -79,8 +79,12 @@ export interface Observation {
 /** Whether other clients may use the key during the run (--dedicated-key says not), and what the headers showed they spent. */
 export interface KeyUse {
   mode: 'shared' | 'dedicated';
-  /** What X-RateLimit-Remaining showed others spend ("another client used about 28 of this window's 60 requests …"); absent when nothing. */
-  otherClients?: string;
+  /**
+   * Consumption X-RateLimit-Remaining showed that the run did not cause: "another client used at
+   * least 28 of this window's 60 requests …" (shared), "the server counted at least 28 … beyond the
+   * run's own" (dedicated). Absent when the headers showed none.
+   */
+  otherConsumption?: string;
 }
 
 export interface Report {

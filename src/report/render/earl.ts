@@ -79,7 +79,7 @@ export function renderEarl(report: Report): string {
         'pc:verdict': report.verdict,
         'pc:complete': report.complete,
         ...(report.keyUse === undefined ? {} : { 'pc:keyMode': report.keyUse.mode }),
-        ...(report.keyUse?.otherClients === undefined ? {} : { 'pc:otherClients': report.keyUse.otherClients }),
+        ...(report.keyUse?.otherConsumption === undefined ? {} : { 'pc:otherConsumption': report.keyUse.otherConsumption }),
         'dct:description': report.verdictLine,
         'dct:date': date,
         'earl:subject': { '@id': subject },
