@@ -67,6 +67,7 @@ export class ComplianceReporter implements Reporter {
       ...(meta.createdIds === undefined ? {} : { createdIds: meta.createdIds }),
       ...(meta.stoppedBy === undefined ? {} : { stoppedBy: meta.stoppedBy }),
       ...(meta.halt === undefined ? {} : { halt: meta.halt }),
+      ...(meta.keyUse === undefined ? {} : { keyUse: meta.keyUse }),
     };
     let outcome: TestOutcome;
     if (result.state === 'passed') outcome = { ...base, status: 'pass' };

@@ -5,6 +5,13 @@
  */
 import type { Plan } from './plans.js';
 
+/**
+ * 'shared' (the default): other clients may use the key during the run, so consumption the run did
+ * not cause is recorded, never held against the server. 'dedicated' (--dedicated-key): nobody
+ * else uses it, so every unit the rate-limit headers count must be the run's own.
+ */
+export type KeyMode = 'shared' | 'dedicated';
+
 export interface RunConfig {
   baseUrl: string;
   apiKey: string;
@@ -30,6 +37,8 @@ export interface RunConfig {
   exhaustDailyQuota?: boolean;
   /** Send every exchange to the main side as it completes, for Report.exchanges (--reporter har). */
   exchangeLog?: boolean;
+  /** Absent: 'shared'. */
+  keyMode?: KeyMode;
 }
 
 declare module 'vitest' {

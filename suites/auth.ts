@@ -31,7 +31,7 @@ const OPERATIONS: Operation[] = [
     label: 'getPet',
     request: async (t) => {
       const census = await t.session.census();
-      const id = census.pets.map(idOf).find((v) => v !== undefined) ?? 1n;
+      const id = t.session.usable(census.pets).map(idOf).find((v) => v !== undefined) ?? 1n;
       return { method: 'GET', path: `/pets/${id}` };
     },
   },

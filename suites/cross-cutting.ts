@@ -7,6 +7,7 @@ import { crossCuttingTest } from '../src/conformance/requirement-test.js';
 import { operationOf } from '../src/checks/body.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { findEarly429s } from '../src/checks/early-429.js';
+import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
 
 const answered = (ex: Exchange): boolean => ex.response !== undefined;
 const withBody = (ex: Exchange): boolean => (ex.response?.bodyText.length ?? 0) > 0;
@@ -30,7 +31,11 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   crossCuttingTest('RATE-001', answered);
   // An early 429 is judged once the run is over: requests still in flight when it came may have been counted before it.
   crossCuttingTest('RATE-002', keyed, async (t) => {
-    t.record(findEarly429s(t.session.client.exchanges));
+    const mode = t.session.config.keyMode ?? 'shared';
+    const exchanges = t.session.client.exchanges;
+    t.record([...findEarly429s(exchanges, mode), ...judgeKeyUse(exchanges, mode)]);
+    const otherConsumption = describeOtherUse(otherUseOf(exchanges), mode);
+    t.noteKeyUse({ mode, ...(otherConsumption === undefined ? {} : { otherConsumption }) });
   });
   crossCuttingTest('RATE-003', answered);
   crossCuttingTest('RATE-004', keyed, async (t) => {

@@ -40,10 +40,15 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) t.observe(`judged exchange #${ex.seq}: the client's retry of the 429 of exchange #${throttledBy.seq}, sent once its Retry-After had passed`, ex);
   const status = ex.response?.status;
   if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
+  const refused = status === 429 ? checkRetryHonoured(throttledBy, ex, t.session.config.keyMode ?? 'shared') : [];
+  // Refused in a new window of a shared key: another client may have used it up, so recovery was not seen either way.
+  if (refused.length > 0 && refused.every((f) => f.kind === 'observation')) {
+    return t.inconclusive(`the retry (exchange #${ex.seq}) was refused in a new window, which another client of the shared key may have used up first`);
+  }
   // The client's retry is the suite's own request, already judged as it arrived (session.ts): any
   // answer but 429 means it was let through (a 404 to GET /pets/-1 is that request's right answer).
   if (ex.retryOf === throttledBy.seq) return;
-  if (status === 429) t.record(checkRetryHonoured(throttledBy, ex));
+  if (status === 429) t.record(refused);
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
 }
 

@@ -20,7 +20,7 @@ import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
-const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'max-requests', 'report-dir', 'reporters'];
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'max-requests', 'report-dir', 'reporters'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir', 'predicate-path'];
 const tempDir = tempDirs();
 
@@ -168,14 +168,16 @@ describe('the action run against servers', () => {
     // The job's summary names the SHA-256 of the report.json written beside it.
     expect(run.summary).toContain(`SHA-256 of report.json: \`${createHash('sha256').update(run.files.get('report.json') ?? '').digest('hex')}\``);
     expect({ verdict: predicate.verdict, runId: predicate.runId }).toEqual({ verdict: report.verdict, runId: report.runId });
+    // Without the rate-limit-sharing input the key may be shared.
+    expect((JSON.parse(run.files.get('report.json') ?? '{}') as { keyUse?: { mode: string } }).keyUse?.mode).toBe('shared');
     // The CLI appends the Markdown summary itself; the script must not add a second copy.
     const heading = run.summary.split('\n')[0] ?? '';
     expect(heading).toMatch(/^#/);
     expect(run.summary.split('\n').filter((line) => line === heading)).toHaveLength(1);
   });
 
-  it('a server that breaks LIST-002, with only and read-only: exit 1, its verdict passed through', async () => {
-    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true' });
+  it('a server that breaks LIST-002, with only, read-only and rate-limit-sharing dedicated: exit 1, its verdict passed through', async () => {
+    const run = await runAction({ 'base-url': broken.baseUrl, plan: 'free', only: 'LIST', 'read-only': 'true', 'rate-limit-sharing': 'dedicated' });
     expect(run.code, run.stderr).toBe(1);
     expect(run.outputs.get('exit-code')).toBe('1');
     const report = JSON.parse(run.files.get('report.json') ?? '{}') as { verdict: string; options: { readOnly: boolean; only: string[] }; requirements: { id: string; status: string }[] };
@@ -185,6 +187,7 @@ describe('the action run against servers', () => {
     // Deselected requirements are listed too, but none outside LIST was judged.
     expect(report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').every((r) => r.id.startsWith('LIST-'))).toBe(true);
     expect(report.options.readOnly).toBe(true);
+    expect((report as { keyUse?: { mode: string } }).keyUse?.mode).toBe('dedicated');
     expect(run.summary).toContain('LIST-002');
   });
 
@@ -222,5 +225,8 @@ describe('the action run against servers', () => {
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance action: read-only must be true or false, got "yes"']);
     expect(run.outputs.get('exit-code')).toBe('2');
+    const mode = await runAction({ 'rate-limit-sharing': 'private' });
+    expect(mode.code).toBe(2);
+    expect(mode.stderr.trim().split('\n')).toEqual(['petstore-conformance action: rate-limit-sharing must be shared or dedicated, got "private"']);
   });
 });

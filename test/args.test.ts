@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, UsageError, type RunOptions } from '../src/cli/args.js';
-import { ConformanceUsageError } from '../src/api/options.js';
+import { ConformanceUsageError, resolveOptions, type ConformanceOptions } from '../src/api/options.js';
 
 function reporters(argv: string[]): unknown {
   const parsed = parseCommandLine(argv, {});
@@ -83,5 +83,25 @@ describe('--exhaust-daily-quota sizes the budget', () => {
     const remote = ['--exhaust-daily-quota', '--base-url', 'http://h.test/v1'];
     expect(() => parseCommandLine(remote, { PETSTORE_API_KEY: 'k' })).toThrow(/needs --plan to size the run's budget/);
     expect(run([...remote, '--max-requests', '5000'], { PETSTORE_API_KEY: 'k' }).maxRequests).toBe(5_000);
+  });
+});
+
+describe('--dedicated-key', () => {
+  const keyMode = (argv: string[], options: Partial<ConformanceOptions> = {}): string => {
+    const parsed = parseCommandLine(argv, {});
+    if (parsed.command !== 'run') throw new Error(`not a run: ${parsed.command}`);
+    return resolveOptions({ ...options, dedicatedKey: parsed.dedicatedKey, exhaustDailyQuota: parsed.exhaustDailyQuota }).keyMode;
+  };
+
+  it('is off by default (the key may be shared), on when given, and implied by --exhaust-daily-quota', () => {
+    expect(keyMode([])).toBe('shared');
+    expect(keyMode(['--dedicated-key'])).toBe('dedicated');
+    expect(keyMode(['--exhaust-daily-quota', '--max-requests', '1400'], { maxRequests: 1_400 })).toBe('dedicated');
+  });
+
+  it('is a boolean in the library too', () => {
+    expect(resolveOptions({ dedicatedKey: true }).keyMode).toBe('dedicated');
+    expect(resolveOptions({}).keyMode).toBe('shared');
+    expect(() => resolveOptions({ dedicatedKey: 'yes' as unknown as boolean })).toThrow(ConformanceUsageError);
   });
 });

@@ -60,12 +60,40 @@ describe('RATE-002: an early 429', () => {
     expect(checkEarly429(at(0, window(20, 42)), throttledAt(100, '30', 42), 0)).toEqual([]);
   });
 
-  it('catches a Remaining frozen high through any earlier response of the window, once per 429', () => {
+  it('on a dedicated key, catches a Remaining frozen high through any earlier response of the window, once per 429', () => {
     // Remaining said 59 until the last request of the window, which said 0: the last response kept its promise, the others did not.
     const frozen = Array.from({ length: 10 }, (_, i) => at(i * 10, window(59), { seq: 1 + i }));
-    const f = findEarly429s([...frozen, at(150, window(0), { seq: 11 }), throttledAt(200, '30', NOW_S + 30, { seq: 12 })]);
+    const f = findEarly429s([...frozen, at(150, window(0), { seq: 11 }), throttledAt(200, '30', NOW_S + 30, { seq: 12 })], 'dedicated');
     expect(violations(f, 'RATE-002')).toHaveLength(1);
     expect(f[0]?.message).toContain('exchange 10 announced X-RateLimit-Remaining 59');
+    expect(f[0]?.message).toContain('allowance for other users of the key: none: the key is dedicated');
+  });
+
+  it('on a shared key, judges the 429 against the latest announcement: a key used as fast by another client is no violation', () => {
+    // Each request of the run is matched by another client's: Remaining falls by two, honestly, to 0.
+    const run = Array.from({ length: 30 }, (_, i) => at(i * 10, window(58 - 2 * i), { seq: 1 + i }));
+    const throttled = throttledAt(400, '30', NOW_S + 30, { seq: 31 });
+    expect(findEarly429s([...run, throttled])).toEqual([]);
+    // The same wire on a dedicated key: the 429 came although exchange 1 announced 58 and the run sent 30.
+    expect(violations(findEarly429s([...run, throttled], 'dedicated'), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('on a shared key, still fails a 429 when the latest announcement left clearly more room than the run used', () => {
+    const run = Array.from({ length: 5 }, (_, i) => at(i * 10, window(24 - i), { seq: 1 + i }));
+    const f = findEarly429s([...run, throttledAt(100, '30', NOW_S + 30, { seq: 6 })]);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    // The announcement that leaves the server most room: exchange 2's 23, with every later request of the run counted.
+    expect(f[0]?.message).toMatch(/exchange 2 announced X-RateLimit-Remaining 23 .*counted since: at most 4/);
+    expect(f[0]?.message).toContain('allowance for other users of the key: 6');
+  });
+
+  it('on a shared key, allows as much in the last gap as another client was seen to spend in one gap', () => {
+    // Another client spent 12 at once between exchanges 2 and 3 (the headers show it): a 429 right after an announcement of 10 is then explained.
+    const seen = [at(0, window(25), { seq: 1 }), at(10, window(24), { seq: 2 }), at(20, window(11), { seq: 3 }), at(30, window(10), { seq: 4 })];
+    expect(findEarly429s([...seen, throttledAt(100, '30', NOW_S + 30, { seq: 5 })])).toEqual([]);
+    // Nobody was seen spending more than the allowance of 6: the same 429 after the same announcement is early.
+    const quiet = [at(0, window(13), { seq: 1 }), at(10, window(12), { seq: 2 }), at(20, window(11), { seq: 3 }), at(30, window(10), { seq: 4 })];
+    expect(violations(findEarly429s([...quiet, throttledAt(100, '30', NOW_S + 30, { seq: 5 })]), 'RATE-002')).toHaveLength(1);
   });
 
   it('finds the keyed responses before each 429 and counts the requests that overlap', () => {
@@ -136,6 +164,15 @@ describe('RATE-006: the retry once Retry-After has passed', () => {
     const f = checkRetryHonoured(throttled, throttledAt(300, '0', NOW_S + 30, { seq: 2 }));
     expect(violations(f, 'RATE-006')).toHaveLength(1);
     expect(f[0]?.message).toContain('once Retry-After had passed');
+  });
+
+  it('on a shared key, records a retry refused in a new window (another client may have used it up); a dedicated key fails it', () => {
+    // The first 429's window ends at NOW_S + 1; the retry, 1.2 s later, is refused in the window ending NOW_S + 2.
+    const throttled = throttledAt(0, '1', NOW_S + 1, { seq: 1 });
+    const again = throttledAt(1200, '1', NOW_S + 2, { seq: 2 });
+    expect(observations(checkRetryHonoured(throttled, again), 'RATE-006')).toHaveLength(1);
+    expect(violations(checkRetryHonoured(throttled, again), 'RATE-006')).toEqual([]);
+    expect(violations(checkRetryHonoured(throttled, again, 'dedicated'), 'RATE-006')).toHaveLength(1);
   });
 
   it('accepts a served retry, and does not blame a request sent too soon', () => {

@@ -392,3 +392,31 @@ describe('the key\'s plan in every format', () => {
     expect(renderMarkdown(mixedReport())).toContain(', plan free (60 requests a minute, 1,000 a day).');
   });
 });
+
+describe('the key mode', () => {
+  const observed = "another client used at least 28 of this window's 60 requests (X-RateLimit-Remaining fell that much faster than this run's requests)";
+  const shared: Report = { ...passingReport(), keyUse: { mode: 'shared', otherConsumption: observed } };
+  const dedicated: Report = { ...passingReport(), keyUse: { mode: 'dedicated' } };
+
+  it('is valid report.json in both modes', () => {
+    expect(reportSchemaErrors(shared)).toEqual([]);
+    expect(reportSchemaErrors(dedicated)).toEqual([]);
+  });
+
+  it('and what other clients were seen to spend appear in every format', () => {
+    for (const text of [renderMarkdown(shared), renderHtml(shared), renderJunit(shared), renderEarl(shared)]) {
+      expect(text).toMatch(/shared/);
+      expect(text).toContain('another client used at least 28 of this window');
+    }
+    expect(renderMarkdown(shared)).toContain('Key may be shared (the default): consumption the run did not cause is recorded, never held against the server; observed: another client');
+    expect(renderMarkdown(dedicated)).toContain('Key dedicated (--dedicated-key): nobody else uses it');
+    expect(renderJunit(dedicated)).toContain('<property name="keyMode" value="dedicated"/>');
+    expect(renderEarl(dedicated)).toContain('"pc:keyMode": "dedicated"');
+    expect(renderHtml(dedicated)).toContain('<dt>Key use</dt><dd>Key dedicated (--dedicated-key)');
+  });
+
+  it('is left out of reports written before key modes, which say nothing about the key', () => {
+    expect(renderMarkdown(passingReport())).not.toMatch(/Key (may be shared|dedicated)/);
+    expect(renderJunit(passingReport())).not.toContain('keyMode');
+  });
+});

@@ -16,6 +16,7 @@ const info: RunInfo = {
   target: { baseUrl: 'http://127.0.0.1:1/v1', embedded: false },
   seed: 1,
   runId: 'abc',
+  keyMode: 'shared',
   startedAt: new Date('2026-01-01T00:00:00Z'),
   durationMs: 10,
   options: { readOnly: false, maxRequests: 400, timeoutMs: 10_000, only: [] },

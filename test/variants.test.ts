@@ -39,6 +39,16 @@ function record(variant: Variant, run: VariantRun): void {
   });
 }
 
+/** The other client's use of a shared key: in keyUse and as a RATE-002 observation, never a violation. */
+function expectOtherUseObserved(run: VariantRun): void {
+  expect(run.report?.keyUse?.mode).toBe('shared');
+  expect(run.report?.keyUse?.otherConsumption).toMatch(/^another client used at least \d+ of this window's 60 requests/);
+  const observed = run.report?.observations.filter((o) => o.requirement === 'RATE-002').map((o) => o.message);
+  expect(observed).toContainEqual(expect.stringMatching(/^The key may be shared: another client used at least/));
+  const notes = run.report?.requirements.find((r) => r.id === 'RATE-002')?.evidence.filter((e) => e.kind === 'note').map((e) => e.message);
+  expect(notes).toContainEqual(expect.stringMatching(/^Key may be shared .*; observed: another client used at least/));
+}
+
 function expectReadableReport(run: VariantRun): void {
   expect(run.reportError).toBeUndefined();
   expect(run.schemaErrors).toEqual([]);
@@ -56,6 +66,7 @@ describe.concurrent('the suite against every variant of the reference server', (
         expect(run.failing, context).toEqual([]);
         expect(run.cli.code, context).toBe(0);
         expect({ verdict: run.report?.verdict, complete: run.report?.complete, line: run.report?.verdictLine }, context).toMatchObject({ verdict: 'conforms', complete: true });
+        if (variant.othersSpendKey === true) expectOtherUseObserved(run);
         return;
       }
       if (variant.knownMiss !== undefined) {
@@ -64,10 +75,34 @@ describe.concurrent('the suite against every variant of the reference server', (
         return;
       }
       expect(run.failing, context).toEqual([...variant.breaks].sort());
+      if (variant.complete === true) expect(run.report?.requirements.filter((r) => r.status === 'inconclusive').map((r) => `${r.id}: ${r.reason}`), context).toEqual([]);
       const mustLevel = variant.breaks.some((id) => levels.get(id) === 'must');
       expect(run.cli.code, context).toBe(mustLevel ? 1 : 0);
     });
   }
+
+  test('a server that counts every request twice is, on a key that may be shared, a busy key: no failure, and the report says what was seen', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const twice = VARIANTS.find((v) => v.name === 'rate-limit-counts-twice');
+    if (twice === undefined) throw new Error('variant rate-limit-counts-twice is missing');
+    expect(twice.args).toEqual(['--dedicated-key']);
+    const run = await runVariant({ ...twice, args: [] });
+    expectReadableReport(run);
+    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+    expect(run.cli.code).toBe(0);
+    expectOtherUseObserved(run);
+    // The console says so too: in the header, and with the figure under the verdict.
+    expect(run.cli.stdout).toMatch(/^petstore-conformance .*: testing .* \(seed \d+; the key may be shared\)$/m);
+    expect(run.cli.stdout).toMatch(/^Key may be shared .*; observed: another client used at least \d+/m);
+  });
+
+  test('the reference passes with --dedicated-key: every unit its headers count is the run\'s own', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant({ name: 'reference-dedicated-key', kind: 'conforming', breaks: [], why: 'a correct server on a key nobody else uses', args: ['--dedicated-key'] });
+    expectReadableReport(run);
+    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+    expect(run.report?.keyUse).toEqual({ mode: 'dedicated' });
+    expect(run.cli.stdout).toMatch(/\(seed \d+; dedicated key\)$/m);
+    expect(run.report?.verdict).toBe('conforms');
+  });
 
   test('the reference passes with --read-only and receives no POST', { timeout: RUN_TIMEOUT_MS }, async () => {
     let posts = 0;

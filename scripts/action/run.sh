@@ -36,6 +36,11 @@ case "${INPUT_READ_ONLY:-false}" in
   false | '') ;;
   *) fail "read-only must be true or false, got \"$INPUT_READ_ONLY\"" ;;
 esac
+case "${INPUT_RATE_LIMIT_SHARING:-shared}" in
+  dedicated) args+=(--dedicated-key) ;;
+  shared | '') ;;
+  *) fail "rate-limit-sharing must be shared or dedicated, got \"$INPUT_RATE_LIMIT_SHARING\"" ;;
+esac
 
 # The verdict must come from this run: a report.json left by an earlier one must not answer for it.
 rm -f "$report_dir/report.json" "$report_dir/report.predicate.json"

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { ProgressListener } from '../../reporters/compliance.js';
 import { selectRequirements } from '../catalog.js';
-import type { RunConfig } from '../run-config.js';
+import type { KeyMode, RunConfig } from '../run-config.js';
 import { parsePlan, PlanError, planLimits, PLAN_FORM, type Plan, type PlanLimits } from '../plans.js';
 
 export class ConformanceUsageError extends Error {
@@ -50,6 +50,13 @@ export interface ConformanceOptions {
    * at 2,000 characters), what `renderHar` needs. Default false: the report holds evidence only.
    */
   exchangeLog?: boolean;
+  /**
+   * The key is the run's alone: nobody else uses it while the run lasts, so every unit the
+   * rate-limit headers count must be the run's own (a server that counts twice fails RATE-002).
+   * Default false: the key may be shared, and what others spend is only recorded.
+   * exhaustDailyQuota implies it (it already needs a key made for the test).
+   */
+  dedicatedKey?: boolean;
   /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
   signal?: AbortSignal;
   /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
@@ -63,6 +70,7 @@ export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'ma
     /** Canonical: custom plans as 'custom:PER_MINUTE/PER_DAY'. */
     plan?: Plan;
     only: string[];
+    keyMode: KeyMode;
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
   };
@@ -168,5 +176,14 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.replay === undefined ? {} : { replay: options.replay }),
     ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
     ...(options.exchangeLog === true ? { exchangeLog: true } : {}),
+    keyMode: keyModeOf(options),
   };
+}
+
+/** Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for the test). */
+export function keyModeOf(options: Pick<ConformanceOptions, 'dedicatedKey' | 'exhaustDailyQuota'>): KeyMode {
+  if (options.dedicatedKey !== undefined && typeof options.dedicatedKey !== 'boolean') {
+    throw new ConformanceUsageError(`dedicatedKey must be true or false, got ${JSON.stringify(options.dedicatedKey)}`);
+  }
+  return options.dedicatedKey === true || options.exhaustDailyQuota === true ? 'dedicated' : 'shared';
 }

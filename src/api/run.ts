@@ -139,6 +139,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     startedAt,
     durationMs: performance.now() - started,
     options: { readOnly: resolved.readOnly, maxRequests: resolved.maxRequests, timeoutMs: resolved.timeoutMs, only: resolved.only },
+    keyMode: resolved.keyMode,
     runErrors,
   });
   // Concurrent sends complete out of order; the log is in send order.
@@ -174,6 +175,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
     ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
     ...(resolved.exchangeLog === true ? { exchangeLog: true } : {}),
+    keyMode: resolved.keyMode,
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);

@@ -1,41 +1,57 @@
 /**
  * RATE-002, "requests remaining in the current window", judged by what the server then does: a
  * 429 to the run's key while a response before it still announced requests left in the same
- * window. The run's own requests that may have been counted in between, and an allowance
- * for other users of a shared key, explain some of the gap; the rest is a promise broken.
+ * window. The run's own requests that may have been counted in between explain some of the gap.
+ *
+ * How much of the rest other clients explain depends on the key (--dedicated-key). A shared key
+ * (the default): the 429 is judged against the announcement that leaves the server the most
+ * room (the latest, allowing for the run's requests in flight), and others may have spent
+ * max(10 % of Limit, the most the run saw them spend between two of its responses); only a gap
+ * beyond that is a promise broken (headers that describe another window than the one enforced).
+ * A dedicated key: every announcement of the window must hold, and nobody else spends any of it.
  */
 import type { Exchange } from '../http/exchange.js';
+import type { KeyMode } from '../run-config.js';
 import { observation, violation, type Finding } from './finding.js';
+import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
+
+export { sharedKeyAllowance } from './key-use.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
 
 const REQ = 'RATE-002';
-/** Other users of a shared key may spend this many of the announced requests: max(2, 10 % of Limit). */
-export function sharedKeyAllowance(limit: bigint | undefined): bigint {
-  const tenth = limit === undefined ? 0n : (limit + 9n) / 10n;
-  return tenth > 2n ? tenth : 2n;
-}
 /** A 429 whose Reset or Retry-After lies this far beyond the earlier window is another limit's (the day's). */
 const OTHER_LIMIT_MS = 2_000;
 const DATE_RESOLUTION_MS = 1_000;
 
 /**
- * `prev` is a keyed response received before `throttled` was sent; `ownCounted` the run's
- * requests (any credentials) that the server may have counted after prev and before the 429.
+ * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
+ * the keyed 429 `throttled` fell in: the same Reset, or the 429 dated before prev's Reset.
  */
-export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number): Finding[] {
-  if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return [];
-  const remaining = rateLimitValue(prev, 'x-ratelimit-remaining');
+function inSameWindow(prev: Exchange, throttled: Exchange): boolean {
+  if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return false;
   const windowEnd = plausibleResetMs(prev);
-  if (remaining === undefined || windowEnd === undefined) return [];
+  if (rateLimitValue(prev, 'x-ratelimit-remaining') === undefined || windowEnd === undefined) return false;
+  const throttledDate = responseDateMs(throttled);
+  return plausibleResetMs(throttled) === windowEnd || (throttledDate !== undefined && throttledDate + DATE_RESOLUTION_MS <= windowEnd);
+}
+
+/**
+ * `prev` is a keyed response received before `throttled` was sent; `ownCounted` the run's
+ * requests (any credentials) that the server may have counted after prev and before the 429;
+ * `allowance` what others may have spent (default: the shared key's max(2, 10 % of Limit)).
+ */
+export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint): Finding[] {
+  if (!inSameWindow(prev, throttled)) return [];
+  const remaining = rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n;
+  const windowEnd = plausibleResetMs(prev) ?? 0;
   const throttledReset = plausibleResetMs(throttled);
   const throttledDate = responseDateMs(throttled);
-  const sameWindow = throttledReset === windowEnd || (throttledDate !== undefined && throttledDate + DATE_RESOLUTION_MS <= windowEnd);
-  if (!sameWindow) return [];
-  const allowance = sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit'));
-  const unexplained = remaining - BigInt(ownCounted) - allowance;
+  const others = allowance ?? sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit'));
+  const unexplained = remaining - BigInt(ownCounted) - others;
   if (unexplained <= 0n) return [];
-  const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${allowance}`;
+  const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
+  const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${otherUsers}`;
   // The day's quota can run out while the minute window still has requests; its 429 says so by pointing past the window.
   const retryAt = retryAfterPassesAt(throttled);
   const pointsBeyond =
@@ -46,37 +62,35 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
 }
 
 /**
- * The run's requests that may have been counted after prev was answered and before the 429 was.
- * Requests without the key count too: a server may limit per client address, one bucket for all.
+ * Every 429 to the run's key, against the keyed responses of its window answered before it was
+ * sent. Dedicated: the response that promised most must have kept its promise (a Remaining
+ * frozen high breaks the promise of each response before the last). Shared: the response that
+ * leaves the server the most room, with the allowance for others described above. One finding
+ * per 429.
  */
-function countedBetween(exchanges: readonly Exchange[], prev: Exchange, throttled: Exchange): number {
-  return exchanges.filter((e) => e !== prev && e !== throttled && receivedAt(e) >= prev.sentAt && e.sentAt <= receivedAt(throttled)).length;
-}
-
-/**
- * Every 429 to the run's key, against every keyed response answered before it was sent: any of
- * them may have promised more than was then served (a Remaining frozen high breaks the promise
- * of each response before the last). One finding per 429, from the response that promised most.
- */
-export function findEarly429s(exchanges: readonly Exchange[]): Finding[] {
+export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 'shared'): Finding[] {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
+  const dedicated = mode === 'dedicated';
+  const seenOthers = dedicated ? 0n : otherUseOf(exchanges).largestGap;
   const findings: Finding[] = [];
   for (const throttled of keyed) {
     if (throttled.response?.status !== 429) continue;
-    let worst: { findings: Finding[]; excess: bigint } | undefined;
+    let chosen: { findings: Finding[]; rank: bigint } | undefined;
     for (const prev of keyed) {
-      if (prev === throttled || receivedAt(prev) > throttled.sentAt) continue;
+      if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled)) continue;
+      const allowance = dedicated ? 0n : maxOf(sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit')), seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
-      if (checkEarly429(prev, throttled, 0).length === 0) continue;
-      const counted = countedBetween(exchanges, prev, throttled);
-      const found = checkEarly429(prev, throttled, counted);
-      if (found.length === 0) continue;
+      const broken = checkEarly429(prev, throttled, 0, allowance).length > 0;
+      const counted = broken ? ownCountedBetween(exchanges, prev, throttled) - 1 : 0;
+      const found = broken ? checkEarly429(prev, throttled, counted, allowance) : [];
       const excess = (rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n) - BigInt(counted);
-      // A violation outranks an observation; among equals, the largest broken promise.
-      const rank = found.some((f) => f.kind === 'violation') ? excess + (1n << 40n) : excess;
-      if (worst === undefined || rank > worst.excess) worst = { findings: found, excess: rank };
+      // Dedicated: a violation outranks an observation; among equals, the largest broken promise. Shared: the smallest.
+      const rank = dedicated ? (found.some((f) => f.kind === 'violation') ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
+      if (chosen === undefined || rank > chosen.rank) chosen = { findings: found, rank };
     }
-    if (worst !== undefined) findings.push(...worst.findings);
+    if (chosen !== undefined) findings.push(...chosen.findings);
   }
   return findings;
 }
+
+const maxOf = (a: bigint, b: bigint): bigint => (a > b ? a : b);

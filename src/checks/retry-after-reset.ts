@@ -9,6 +9,18 @@ import { observation, violation, type Finding } from './finding.js';
 import { plausibleResetMs } from './rate-limit-headers.js';
 import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
 import { iso } from './text.js';
+import type { KeyMode } from '../run-config.js';
+
+/** Date is truncated to the second: the server's moment lies up to this much after it. */
+const DATE_RESOLUTION_MS = 1_000;
+
+/** The retry's 429 came once the first 429's window had reset, and names a later one. */
+function inLaterWindow(throttled: Exchange, retry: Exchange): boolean {
+  const first = plausibleResetMs(throttled);
+  const again = plausibleResetMs(retry);
+  const retryMoment = responseDateMs(retry) ?? receivedAt(retry);
+  return first !== undefined && again !== undefined && again > first && retryMoment + DATE_RESOLUTION_MS >= first;
+}
 
 const REQ = 'RATE-006';
 /**
@@ -59,15 +71,27 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
 
 /**
  * A request sent once the previous 429's Retry-After had passed (the client's single retry, or the
- * recovery probe) and refused again with 429: Retry-After did not say when to retry.
+ * recovery probe) and refused again with 429: Retry-After did not say when to retry. On a shared
+ * key, a retry refused in a new window (the first 429's Reset had passed and the second names a
+ * later one) may have found that window used up by another client: recorded, not held against
+ * the server.
  */
-export function checkRetryHonoured(throttled: Exchange, retry: Exchange): Finding[] {
+export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: KeyMode = 'shared'): Finding[] {
   if (throttled.response?.status !== 429 || retry.response?.status !== 429) return [];
   if (retry.seq <= throttled.seq || retry.request.auth !== throttled.request.auth) return [];
   const passesAt = retryAfterPassesAt(throttled);
   // sentAt is whole milliseconds and passesAt is not: the floor keeps a retry sent in the same millisecond judged.
   if (passesAt === undefined || retry.sentAt < Math.floor(passesAt)) return [];
   const value = throttled.response.headers['retry-after']?.trim() ?? '';
+  if (mode === 'shared' && inLaterWindow(throttled, retry)) {
+    return [
+      observation(
+        REQ,
+        `Received 429 again on exchange ${retry.seq}, sent once Retry-After ${JSON.stringify(value)} of exchange ${throttled.seq} had passed, in a new window (X-RateLimit-Reset ${retry.response.headers['x-ratelimit-reset'] ?? ''}): the key may be shared and another client may have used that window up first (not held against the server; --dedicated-key would)`,
+        retry.seq,
+      ),
+    ];
+  }
   return [
     violation(
       REQ,

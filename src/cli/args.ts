@@ -33,6 +33,8 @@ export interface RunOptions {
   caFile?: string;
   /** RATE-007: spend the key's whole daily quota to see it enforced (a key made for the test only). */
   exhaustDailyQuota: boolean;
+  /** Nobody else uses the key during the run: every unit the rate-limit headers count must be the run's. */
+  dedicatedKey: boolean;
 }
 
 /** Re-render a saved report.json in other formats. */
@@ -124,6 +126,8 @@ Options:
   --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
   --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST); the others
                          are not exercised
+  --dedicated-key        The key is the run's alone: consumption the run did not cause fails RATE-002
+                         (default: the key may be shared, and others' use is only recorded)
   --plan <plan>          The key's plan: free | pro | business, or custom:PER_MINUTE/PER_DAY for an
                          Enterprise key (e.g. custom:500/50000). X-RateLimit-Limit is checked against it
                          and the burst tests its limit; without it RATE-004 is not exercised
@@ -235,6 +239,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         envelope: { type: 'string' },
         'public-key': { type: 'string' },
         'exhaust-daily-quota': { type: 'boolean' },
+        'dedicated-key': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -296,6 +301,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(plan === undefined ? {} : { plan }),
     ...(v.ca === undefined ? {} : { caFile: v.ca }),
     exhaustDailyQuota: v['exhaust-daily-quota'] === true,
+    dedicatedKey: v['dedicated-key'] === true,
   };
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
   return { command: 'run', ...options };

@@ -32,6 +32,7 @@ export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra
     exhaustDailyQuota: command.exhaustDailyQuota,
     // The HAR is rendered from the report, which keeps the exchange log only when asked.
     ...(command.reporters.includes('har') ? { exchangeLog: true } : {}),
+    dedicatedKey: command.dedicatedKey,
     ...extra,
   };
 }

@@ -12,6 +12,7 @@ import { parseCommandLine, USAGE, type ReporterName, type RunOptions } from './a
 import { costLine } from '../session/daily-quota.js';
 import { dailyQuotaPlan } from '../api/options.js';
 import { runConformance } from '../api/run.js';
+import { keyModeOf } from '../api/options.js';
 import { libraryOptions } from './library-options.js';
 import { createProgress } from './progress.js';
 import { haltLine, nothingJudged, nothingJudgedLine, renderSummary, styleFor } from './terminal.js';
@@ -64,7 +65,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.command === 'attest') return (await import('./attest.js')).attestCommand(command);
   if (command.command === 'verify') return (await import('./attest.js')).verifyCommand(command);
   const target = command.baseUrl ?? 'the embedded reference server';
-  process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed})\n`);
+  const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
+  process.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})\n`);
   if (command.exhaustDailyQuota) process.stderr.write(`${dailyQuotaNotice(command)}\n`);
   const progress = createProgress(process.stderr, process.stderr.isTTY === true);
   let report;

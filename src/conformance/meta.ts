@@ -6,7 +6,7 @@
 // Loads vitest's types before the augmentation below, whichever file the compiler meets first.
 import type {} from 'vitest';
 import type { HaltReason } from '../http/errors.js';
-import type { Evidence, Observation, PropertyFailure } from '../report/types.js';
+import type { Evidence, KeyUse, Observation, PropertyFailure } from '../report/types.js';
 
 export interface ConformanceMeta {
   requirement?: string;
@@ -24,6 +24,8 @@ export interface ConformanceMeta {
   createdIds?: string[];
   /** Code of the client error (PC_TRANSPORT, PC_HALTED, PC_BUDGET) that left the test inconclusive. */
   stoppedBy?: string;
+  /** RATE-002's account of the key: its mode and, when the headers showed it, what other clients spent. */
+  keyUse?: KeyUse;
   /** The client's halt, once it has stopped sending (same on every later test). */
   halt?: { reason: HaltReason; message: string };
 }

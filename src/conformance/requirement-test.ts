@@ -17,7 +17,8 @@ import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import { display } from './display.js';
-import type { Evidence, Observation } from '../report/types.js';
+import type { Evidence, KeyUse, Observation } from '../report/types.js';
+import { keyUseLine } from '../report/key-use.js';
 import { getSession, type Session } from '../session/session.js';
 import { preflightOnce } from '../session/preflight.js';
 import { deriveSeed } from './seed.js';
@@ -230,6 +231,15 @@ export class RequirementRun {
     if (this.#metaRef === undefined) throw new Error('RequirementRun used outside its test');
     return this.#metaRef;
   }
+  /** Lines of context shown first in the evidence, whatever the verdict (e.g. the key mode the verdict was judged under). */
+  readonly notes: string[] = [];
+
+  /** RATE-002's account of the key: report.json's keyUse, and a note in its evidence. */
+  noteKeyUse(keyUse: KeyUse): void {
+    this.#meta.keyUse = keyUse;
+    this.notes.push(keyUseLine(keyUse));
+  }
+
   attach(meta: TestContext['task']['meta']): void {
     this.#metaRef = meta;
   }
@@ -240,6 +250,7 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
   const exchangeAt = (seq: number | undefined): Exchange | undefined => (seq === undefined ? undefined : exchanges[seq - 1]);
   const violations = findings.filter((f) => f.kind === 'violation');
   const groups = groupFindings(violations);
+  const notes = run.notes.map((message): Evidence => ({ kind: 'note', message }));
   const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).map((g) => {
     const ex = exchangeAt(g.first.exchange);
     return { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
@@ -259,7 +270,7 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
       observations.push({ requirement: f.requirement, message: f.message, ...(f.exchange === undefined ? {} : { exchange: f.exchange }) });
     }
   }
-  return { evidence, observations };
+  return { evidence: [...notes, ...evidence], observations };
 }
 
 function summarise(violations: readonly Finding[]): string {

@@ -6,7 +6,7 @@
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
-import type { Evidence, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
+import type { Evidence, KeyUse, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
 import { verdictLine } from './verdict-line.js';
 import { loadSpecMap, type SpecMap } from '../spec-map.js';
 import { specCoverageOf } from './spec-coverage.js';
@@ -15,7 +15,7 @@ import { specCoverageOf } from './spec-coverage.js';
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
  * the verdict the reporter derived from its vitest result.
  */
-export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt'> & {
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
@@ -34,6 +34,7 @@ export interface RunInfo {
   startedAt: Date;
   durationMs: number;
   options: Report['options'];
+  keyMode: KeyUse['mode'];
   runErrors: string[];
 }
 
@@ -109,6 +110,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   const requests = outcomes.reduce((max, o) => Math.max(max, o.requestsSoFar ?? 0), 0);
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
   const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
+  const otherConsumption = outcomes.find((o) => o.keyUse?.otherConsumption !== undefined)?.keyUse?.otherConsumption;
   // Requirements the target's silence (or the halt) kept from being judged, as opposed to those
   // left inconclusive by the budget or by what the target allowed.
   const unjudged = requirements
@@ -128,6 +130,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     requests,
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
+    keyUse: { mode: info.keyMode, ...(otherConsumption === undefined ? {} : { otherConsumption }) },
     ...verdictOf(requirements, runErrors, halted),
     requirements,
     observations,

@@ -130,6 +130,17 @@ export interface SentenceCoverage {
   untestable?: Untestable;
 }
 
+/** Whether other clients may use the key during the run (--dedicated-key says not), and what the headers showed they spent. */
+export interface KeyUse {
+  mode: 'shared' | 'dedicated';
+  /**
+   * Consumption X-RateLimit-Remaining showed that the run did not cause: "another client used at
+   * least 28 of this window's 60 requests …" (shared), "the server counted at least 28 … beyond the
+   * run's own" (dedicated). Absent when the headers showed none.
+   */
+  otherConsumption?: string;
+}
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: string; version: string };
@@ -144,6 +155,8 @@ export interface Report {
   /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
   rateLimitWaitMs: number;
   options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };
+  /** Absent in reports written before key modes: read as shared. */
+  keyUse?: KeyUse;
   verdict: Verdict;
   /** The one-line verdict every format shows (src/report/verdict-line.ts). */
   verdictLine: string;

@@ -11,6 +11,7 @@ import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
+import { validate } from '../interface/validators.js';
 import { createClient, type ConformanceClient } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
@@ -152,11 +153,20 @@ export class Session {
     return ex;
   }
 
-  /** categoryIds the server shows on some pet (the census and every pet seen since), in a stable order. */
+  /**
+   * The pets whose values the run may reuse to build requests that must be valid: those that pass
+   * the Pet schema (ids and categoryIds in the int64 range) and are not a body the server should
+   * have refused. An invalid pet in the store is PET-001's finding and must not spoil other requirements.
+   */
+  usable(pets: Iterable<JsonObject>): JsonObject[] {
+    return [...pets].filter((pet) => !this.probes.isAcceptedInvalid(pet) && isValidPet(pet));
+  }
+
+  /** categoryIds the server shows on some usable pet (the census and every pet seen since), in a stable order. */
   async knownCategoryIds(): Promise<bigint[]> {
     const census = await this.census();
     const ids = new Set<bigint>();
-    for (const pet of [...census.pets, ...this.knownPets.values()]) {
+    for (const pet of this.usable([...census.pets, ...this.knownPets.values()])) {
       const value = pet['categoryId'];
       if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) ids.add(BigInt(value));
     }
@@ -227,13 +237,25 @@ export class Session {
     this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }) }));
     if (ex.retryOf !== undefined) {
       const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
-      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex));
+      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared'));
     }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
       if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex));
       this.#previousKeyed = ex;
     }
   }
+}
+
+/** Pet objects already validated: the census and knownPets hand the same objects over and over. */
+const validity = new WeakMap<JsonObject, boolean>();
+
+function isValidPet(pet: JsonObject): boolean {
+  let valid = validity.get(pet);
+  if (valid === undefined) {
+    valid = validate('Pet', pet).length === 0;
+    validity.set(pet, valid);
+  }
+  return valid;
 }
 
 let current: Session | undefined;

@@ -102,6 +102,8 @@ export function renderEarl(report: Report): string {
         '@type': 'pc:Run',
         'pc:verdict': report.verdict,
         'pc:complete': report.complete,
+        ...(report.keyUse === undefined ? {} : { 'pc:keyMode': report.keyUse.mode }),
+        ...(report.keyUse?.otherConsumption === undefined ? {} : { 'pc:otherConsumption': report.keyUse.otherConsumption }),
         'dct:description': report.verdictLine,
         'dct:date': date,
         'earl:subject': { '@id': subject },

@@ -22,6 +22,7 @@ import {
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
+import { keyUseLine } from '../key-use.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
 const MAX_BODY = 4_000;
@@ -247,6 +248,7 @@ function meta(report: Report, context: RenderContext): string {
     ['API key', t.keyFingerprint === undefined ? 'none given' : `fingerprint <code>${esc(t.keyFingerprint)}</code> (the key itself is never recorded)`],
   ];
   if (t.plan !== undefined) rows.push(['Plan', esc(describePlan(t.plan))]);
+  if (report.keyUse !== undefined) rows.push(['Key use', esc(keyUseLine(report.keyUse))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],

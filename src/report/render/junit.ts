@@ -89,6 +89,8 @@ function properties(report: Report): string {
   ];
   if (report.target.keyFingerprint !== undefined) props.push(['keyFingerprint', report.target.keyFingerprint]);
   if (report.target.plan !== undefined) props.push(['plan', describePlan(report.target.plan)]);
+  if (report.keyUse !== undefined) props.push(['keyMode', report.keyUse.mode]);
+  if (report.keyUse?.otherConsumption !== undefined) props.push(['otherConsumption', report.keyUse.otherConsumption]);
   return ['    <properties>', ...props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`), '    </properties>'].join('\n');
 }
 

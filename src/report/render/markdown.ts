@@ -22,6 +22,7 @@ import {
 } from './common.js';
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
+import { keyUseLine } from '../key-use.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -85,6 +86,7 @@ function header(report: Report, context: RenderContext): string[] {
       `${report.target.plan === undefined ? '' : `, plan ${inline(describePlan(report.target.plan))}`}.`,
     ...digest(context),
     '',
+    ...(report.keyUse === undefined ? [] : [`${inline(keyUseLine(report.keyUse))}.`, '']),
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
     `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.notExercised} | ${s.warnings} |`,

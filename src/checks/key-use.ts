@@ -1,0 +1,208 @@
+/**
+ * Who spent the key's window: what X-RateLimit-Remaining fell by between two of the run's keyed
+ * responses, against the run's own requests that the server may have counted in between. What
+ * is left over was spent by someone else. On a shared key (the default) that is another client,
+ * an observation; on a dedicated key (--dedicated-key) nobody else may spend it, so it is the
+ * server counting more than it served: RATE-002 fails with the figures.
+ */
+import type { Exchange } from '../http/exchange.js';
+import type { KeyMode } from '../run-config.js';
+import { observation, violation, type Finding } from './finding.js';
+import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
+import { receivedAt } from './response-date.js';
+import { iso } from './text.js';
+
+const REQ = 'RATE-002';
+
+/** Other users of a shared key may spend this many of the announced requests unseen: max(2, 10 % of Limit). */
+export function sharedKeyAllowance(limit: bigint | undefined): bigint {
+  const tenth = limit === undefined ? 0n : (limit + 9n) / 10n;
+  return tenth > 2n ? tenth : 2n;
+}
+
+/** One gap between two keyed responses of one window, and what others spent in it at least. */
+interface Gap {
+  from: Exchange;
+  to: Exchange;
+  fell: bigint;
+  /** The run's requests the server may have counted after `from` and up to `to` (`to` included). */
+  own: number;
+  others: bigint;
+}
+
+/** Everything the run's headers showed about consumption it did not cause. */
+export interface OtherUse {
+  /** Windows (by their Reset) in which others spent at least one request. */
+  windows: number;
+  /** Windows the run saw twice or more, so that a fall could be measured. */
+  measured: number;
+  /** The window in which others spent most, and how much. */
+  busiest?: { reset: bigint; limit: bigint | undefined; spent: bigint; first: Exchange; last: Exchange };
+  /** The most others spent in one gap between two of the run's responses: what one unseen gap may hide. */
+  largestGap: bigint;
+}
+
+/**
+ * The run's requests (any credentials: a server may count per client address) that may have been
+ * counted after `from` was and no later than `to`: those answered after `from` was sent and sent
+ * before `to` was answered, `to` itself included.
+ */
+export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
+  return exchanges.filter((e) => e !== from && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
+}
+
+const absoluteReset = (ex: Exchange): bigint | undefined => {
+  const reset = rateLimitValue(ex, 'x-ratelimit-reset');
+  return reset !== undefined && reset >= BigInt(RELATIVE_BELOW) ? reset : undefined;
+};
+
+/**
+ * The gaps between consecutive served keyed responses of one window (the same absolute Reset),
+ * where the first was answered before the second was sent: only then is there an order to read.
+ */
+function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
+  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429);
+  const windows = new Map<bigint, Gap[]>();
+  let previous: Exchange | undefined;
+  for (const ex of served) {
+    const from = previous;
+    previous = ex;
+    if (from === undefined || receivedAt(from) > ex.sentAt) continue;
+    const reset = absoluteReset(ex);
+    const before = rateLimitValue(from, 'x-ratelimit-remaining');
+    const after = rateLimitValue(ex, 'x-ratelimit-remaining');
+    if (reset === undefined || reset !== absoluteReset(from) || before === undefined || after === undefined) continue;
+    const own = ownCountedBetween(exchanges, from, ex);
+    const fell = before - after;
+    const gap = { from, to: ex, fell, own, others: fell - BigInt(own) };
+    windows.set(reset, [...(windows.get(reset) ?? []), gap]);
+  }
+  return windows;
+}
+
+/**
+ * What the headers show others spent: in each gap, the fall of Remaining beyond the run's own
+ * requests that may have been counted in it. A lower bound: a limiter that refills hides some,
+ * and the run's requests are counted as generously as their timing allows.
+ */
+export function otherUseOf(exchanges: readonly Exchange[]): OtherUse {
+  const use: OtherUse = { windows: 0, measured: 0, largestGap: 0n };
+  for (const [reset, gaps] of gapsByWindow(exchanges)) {
+    use.measured += 1;
+    const spent = gaps.reduce((sum, g) => sum + (g.others > 0n ? g.others : 0n), 0n);
+    for (const g of gaps) if (g.others > use.largestGap) use.largestGap = g.others;
+    if (spent <= 0n) continue;
+    use.windows += 1;
+    const first = gaps[0]?.from;
+    const last = gaps.at(-1)?.to;
+    if (first === undefined || last === undefined || (use.busiest !== undefined && use.busiest.spent >= spent)) continue;
+    use.busiest = { reset, limit: rateLimitValue(last, 'x-ratelimit-limit'), spent, first, last };
+  }
+  return use;
+}
+
+/**
+ * Shared: "another client used at least 28 of this window's 60 requests (…)"; dedicated: "the
+ * server counted at least 28 of this window's 60 requests beyond the run's own (…)". Undefined
+ * when the headers showed no consumption the run did not cause.
+ */
+export function describeOtherUse(use: OtherUse, mode: KeyMode): string | undefined {
+  const b = use.busiest;
+  if (b === undefined) return undefined;
+  const of = b.limit === undefined ? '' : ` of this window's ${b.limit} requests`;
+  const who = mode === 'shared' ? `another client used at least ${b.spent}${of}` : `the server counted at least ${b.spent}${of} beyond the run's own`;
+  return (
+    `${who} (X-RateLimit-Remaining fell that much faster than this run's requests between exchanges ${b.first.seq} and ${b.last.seq}, ` +
+    `window ending ${iso(Number(b.reset) * 1000)}); other use seen in ${use.windows} of the ${use.measured} windows the run measured`
+  );
+}
+
+/**
+ * The run's keyed requests certainly counted after `from` and no later than `to`: sent once
+ * `from` was answered, answered by the time `to` was, and served (`to` itself included).
+ */
+function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
+  return exchanges.filter(
+    (e) => e !== from && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
+  ).length;
+}
+
+/**
+ * Within one window, Remaining that stood still while the run's requests were served, and then
+ * the window used up by as much sooner: the requests were not counted as they were served.
+ * Another client only ever adds to the fall, so no sharing of the key explains the standing still;
+ * a limiter that gives requests back (sliding window, token bucket) explains it, but not a
+ * window used up that much sooner afterwards. Both beyond max(2, 10 % of Limit) in one window:
+ * RATE-002 fails, whatever the key mode.
+ */
+export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] {
+  for (const [reset, gaps] of gapsByWindow(exchanges)) {
+    let givenBack = 0n;
+    let stoodFrom: Exchange | undefined;
+    let stoodTo: Exchange | undefined;
+    for (const g of gaps) {
+      const back = BigInt(surelyCountedBetween(exchanges, g.from, g.to)) - g.fell;
+      if (back <= 0n) continue;
+      givenBack += back;
+      stoodFrom ??= g.from;
+      stoodTo = g.to;
+    }
+    if (stoodFrom === undefined || stoodTo === undefined) continue;
+    const allowance = sharedKeyAllowance(rateLimitValue(stoodTo, 'x-ratelimit-limit'));
+    if (givenBack <= allowance) continue;
+    const after = windowEnd(exchanges, stoodTo, reset);
+    if (after === undefined) continue;
+    const stood = rateLimitValue(stoodTo, 'x-ratelimit-remaining') ?? 0n;
+    const ownAfter = ownCountedBetween(exchanges, stoodTo, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
+    const sooner = stood - after.remaining - BigInt(ownAfter);
+    if (sooner <= allowance) continue;
+    return [
+      violation(
+        REQ,
+        `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
+          `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
+        after.at.seq,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** Where the window ends for the run after `from`: its first 429 (nothing left), else its lowest Remaining. */
+function windowEnd(exchanges: readonly Exchange[], from: Exchange, reset: bigint): { at: Exchange; remaining: bigint } | undefined {
+  let end: { at: Exchange; remaining: bigint } | undefined;
+  for (const e of exchanges) {
+    if (e.seq <= from.seq || e.request.auth !== 'key' || e.response === undefined || absoluteReset(e) !== reset) continue;
+    if (e.response.status === 429) return { at: e, remaining: 0n };
+    const remaining = rateLimitValue(e, 'x-ratelimit-remaining');
+    if (remaining !== undefined && (end === undefined || remaining < end.remaining)) end = { at: e, remaining };
+  }
+  return end;
+}
+
+/**
+ * RATE-002's account of who spent the key. Shared key: the other use, as an observation that says
+ * how to hold every unit against the server. Dedicated key: a violation with the figures of the
+ * largest gap, since every unit counted must be the run's own.
+ */
+export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Finding[] {
+  const deferred = findDeferredCounting(exchanges);
+  if (deferred.length > 0) return deferred;
+  const use = otherUseOf(exchanges);
+  const described = describeOtherUse(use, mode);
+  if (described === undefined) return [];
+  if (mode === 'shared') {
+    return [observation(REQ, `The key may be shared: ${described}; not held against the server (run with --dedicated-key on a key nobody else uses to hold every unit against it)`, use.busiest?.last.seq)];
+  }
+  const worst = [...gapsByWindow(exchanges).values()].flat().reduce<Gap | undefined>((w, g) => (w === undefined || g.others > w.others ? g : w), undefined);
+  if (worst === undefined || worst.others <= 0n) return [];
+  const [before, after] = [rateLimitValue(worst.from, 'x-ratelimit-remaining'), rateLimitValue(worst.to, 'x-ratelimit-remaining')];
+  return [
+    violation(
+      REQ,
+      `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
+        `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
+      worst.to.seq,
+    ),
+  ];
+}

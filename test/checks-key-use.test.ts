@@ -1,0 +1,76 @@
+/**
+ * Who spent the key's window (src/checks/key-use.ts): the run's own requests against what
+ * X-RateLimit-Remaining fell by. Another client on a shared key is an observation; on a
+ * dedicated key the same fall is a server counting more than it served (RATE-002).
+ */
+import { describe, expect, it } from 'vitest';
+import { describeOtherUse, findDeferredCounting, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
+import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
+import { observations, violations } from './support/findings.js';
+
+const RESET = NOW_S + 30;
+
+/** The n-th sequential keyed response of a window (10 ms apart), with its Remaining. */
+function nth(n: number, remaining: number, opts: ExchangeOptions = {}) {
+  return makeExchange({
+    seq: n,
+    sentAt: NOW_MS + n * 10 - 5,
+    elapsedMs: 5,
+    ...opts,
+    headers: { date: new Date(NOW_MS).toUTCString(), 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(RESET) },
+  });
+}
+
+/** Remaining after each of `count` requests when every request of the run costs `perRequest`. */
+const falling = (count: number, perRequest: number) => Array.from({ length: count }, (_, i) => nth(i + 1, 59 - perRequest * i - (perRequest - 1)));
+
+describe('other clients of the key', () => {
+  it('sees nothing on a key the run has to itself', () => {
+    const run = falling(20, 1);
+    expect(otherUseOf(run)).toMatchObject({ windows: 0, measured: 1, largestGap: 0n });
+    expect(describeOtherUse(otherUseOf(run), 'shared')).toBeUndefined();
+    expect(judgeKeyUse(run, 'shared')).toEqual([]);
+    expect(judgeKeyUse(run, 'dedicated')).toEqual([]);
+  });
+
+  it('counts what Remaining fell beyond the run\'s requests: "another client used at least 19 of this window\'s 60 requests"', () => {
+    const run = falling(20, 2);
+    const use = otherUseOf(run);
+    expect(use).toMatchObject({ windows: 1, largestGap: 1n });
+    expect(describeOtherUse(use, 'dedicated')).toMatch(/^the server counted at least 19 of this window's 60 requests beyond the run's own \(/);
+    expect(describeOtherUse(use, 'shared')).toMatch(/^another client used at least 19 of this window's 60 requests \(.*between exchanges 1 and 20/);
+  });
+
+  it('records it on a shared key and fails RATE-002 with the figures on a dedicated one', () => {
+    const run = falling(20, 2);
+    const shared = judgeKeyUse(run, 'shared');
+    expect(violations(shared)).toEqual([]);
+    expect(observations(shared, 'RATE-002')[0]?.message).toMatch(/^The key may be shared: another client used at least 19 .*--dedicated-key/);
+    const dedicated = violations(judgeKeyUse(run, 'dedicated'), 'RATE-002');
+    expect(dedicated).toHaveLength(1);
+    expect(dedicated[0]?.message).toMatch(/fell from 58 \(exchange 1\) to 56 \(exchange 2\), by 2, while this run sent at most 1 requests that could have been counted .*: the server counted at least 19 of this window's 60 requests beyond the run's own/);
+  });
+
+  it('counts the run\'s requests in flight as its own, so a concurrent burst is not taken for another client', () => {
+    // Exchanges 2-5 were in flight together; 6 was sent once they were answered: Remaining fell by 5 from 1 to 6, all the run's.
+    const inFlight = [2, 3, 4, 5].map((n) => nth(n, 58 - n, { sentAt: NOW_MS + 15, elapsedMs: 40 }));
+    const run = [nth(1, 59), ...inFlight, nth(6, 54, { sentAt: NOW_MS + 60 })];
+    expect(judgeKeyUse(run, 'dedicated')).toEqual([]);
+  });
+});
+
+describe('a Remaining that stands still, then a window used up early', () => {
+  it('fails RATE-002 on any key: no other client makes Remaining stand still', () => {
+    const stood = Array.from({ length: 20 }, (_, i) => nth(i + 1, 59));
+    const run = [...stood, nth(21, 0), makeExchange({ seq: 22, status: 429, body: '', sentAt: NOW_MS + 300, elapsedMs: 5, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '30' } })];
+    const f = findDeferredCounting(run);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    expect(f[0]?.message).toMatch(/did not fall with 19 of the run's requests .*then the window was used up 58 requests sooner/);
+    expect(violations(judgeKeyUse(run, 'shared'), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('accepts a limiter that gives requests back when the window then lasts as announced', () => {
+    const run = [...Array.from({ length: 20 }, (_, i) => nth(i + 1, 59)), ...falling(59, 1).map((e, i) => nth(21 + i, 58 - i))];
+    expect(findDeferredCounting(run)).toEqual([]);
+  });
+});
