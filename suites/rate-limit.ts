@@ -8,6 +8,7 @@ import { describe } from 'vitest';
 import { crossCuttingTest, requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
+import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
@@ -40,7 +41,7 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) t.observe(`judged exchange #${ex.seq}: the client's retry of the 429 of exchange #${throttledBy.seq}, sent once its Retry-After had passed`, ex);
   const status = ex.response?.status;
   if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
-  const refused = status === 429 ? checkRetryHonoured(throttledBy, ex, t.session.config.keyMode ?? 'shared') : [];
+  const refused = status === 429 ? checkRetryHonoured(throttledBy, ex, t.session.config.keyMode ?? 'shared', othersSpentInAWindow(t.session.client.exchanges)) : [];
   // Refused in a new window of a shared key: another client may have used it up, so recovery was not seen either way.
   if (refused.length > 0 && refused.every((f) => f.kind === 'observation')) {
     return t.inconclusive(`the retry (exchange #${ex.seq}) was refused in a new window, which another client of the shared key may have used up first`);

@@ -166,13 +166,24 @@ describe('RATE-006: the retry once Retry-After has passed', () => {
     expect(f[0]?.message).toContain('once Retry-After had passed');
   });
 
-  it('on a shared key, records a retry refused in a new window (another client may have used it up); a dedicated key fails it', () => {
+  it('on a shared key, records a retry refused in a new window when others were seen to spend a whole window; a dedicated key fails it', () => {
     // The first 429's window ends at NOW_S + 1; the retry, 1.2 s later, is refused in the window ending NOW_S + 2.
     const throttled = throttledAt(0, '1', NOW_S + 1, { seq: 1 });
     const again = throttledAt(1200, '1', NOW_S + 2, { seq: 2 });
-    expect(observations(checkRetryHonoured(throttled, again), 'RATE-006')).toHaveLength(1);
-    expect(violations(checkRetryHonoured(throttled, again), 'RATE-006')).toEqual([]);
-    expect(violations(checkRetryHonoured(throttled, again, 'dedicated'), 'RATE-006')).toHaveLength(1);
+    // Others spent 54 of a 60-request window: with max(2, 10 %) unseen, they may have used a fresh one up.
+    expect(observations(checkRetryHonoured(throttled, again, 'shared', 54n), 'RATE-006')).toHaveLength(1);
+    expect(violations(checkRetryHonoured(throttled, again, 'shared', 54n), 'RATE-006')).toEqual([]);
+    expect(violations(checkRetryHonoured(throttled, again, 'dedicated', 60n), 'RATE-006')).toHaveLength(1);
+  });
+
+  it('on a shared key, fails a retry refused in a new window when others were never seen to spend nearly a window', () => {
+    const throttled = throttledAt(0, '1', NOW_S + 1, { seq: 1 });
+    const again = throttledAt(1200, '1', NOW_S + 2, { seq: 2 });
+    for (const seen of [0n, 12n, 53n]) {
+      const found = violations(checkRetryHonoured(throttled, again, 'shared', seen), 'RATE-006');
+      expect(found, String(seen)).toHaveLength(1);
+      expect(found[0]?.message).toContain(`seen to spend at most ${seen} of a window's 60 requests`);
+    }
   });
 
   it('accepts a served retry, and does not blame a request sent too soon', () => {

@@ -101,6 +101,11 @@ export function otherUseOf(exchanges: readonly Exchange[]): OtherUse {
   return use;
 }
 
+/** The most the run saw others spend of one window of the key (0 when it saw none). */
+export function othersSpentInAWindow(exchanges: readonly Exchange[]): bigint {
+  return otherUseOf(exchanges).busiest?.spent ?? 0n;
+}
+
 /**
  * Shared: "another client used at least 28 of this window's 60 requests (…)"; dedicated: "the
  * server counted at least 28 of this window's 60 requests beyond the run's own (…)". Undefined

@@ -6,7 +6,8 @@
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
 import { observation, violation, type Finding } from './finding.js';
-import { plausibleResetMs } from './rate-limit-headers.js';
+import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { sharedKeyAllowance } from './key-use.js';
 import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
 import { iso } from './text.js';
 import type { KeyMode } from '../run-config.js';
@@ -74,16 +75,20 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
  * recovery probe) and refused again with 429: Retry-After did not say when to retry. On a shared
  * key, a retry refused in a new window (the first 429's Reset had passed and the second names a
  * later one) may have found that window used up by another client: recorded, not held against
- * the server.
+ * the server, but only when the run saw others spend (nearly) a whole window of the key
+ * (`othersSpentInAWindow`, from otherUseOf): a client that never spent more than a few requests
+ * of a window cannot have used a fresh one up in the instant before the retry.
  */
-export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: KeyMode = 'shared'): Finding[] {
+export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: KeyMode = 'shared', othersSpentInAWindow = 0n): Finding[] {
   if (throttled.response?.status !== 429 || retry.response?.status !== 429) return [];
   if (retry.seq <= throttled.seq || retry.request.auth !== throttled.request.auth) return [];
   const passesAt = retryAfterPassesAt(throttled);
   // sentAt is whole milliseconds and passesAt is not: the floor keeps a retry sent in the same millisecond judged.
   if (passesAt === undefined || retry.sentAt < Math.floor(passesAt)) return [];
   const value = throttled.response.headers['retry-after']?.trim() ?? '';
-  if (mode === 'shared' && inLaterWindow(throttled, retry)) {
+  const laterWindow = mode === 'shared' && inLaterWindow(throttled, retry);
+  const limit = rateLimitValue(retry, 'x-ratelimit-limit') ?? rateLimitValue(throttled, 'x-ratelimit-limit');
+  if (laterWindow && limit !== undefined && othersSpentInAWindow + sharedKeyAllowance(limit) >= limit) {
     return [
       observation(
         REQ,
@@ -95,7 +100,8 @@ export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: K
   return [
     violation(
       REQ,
-      `Received 429 again on exchange ${retry.seq}, sent ${Math.round(retry.sentAt - receivedAt(throttled))} ms after the 429 of exchange ${throttled.seq} with Retry-After ${JSON.stringify(value)} / Expected the request to be served once Retry-After had passed`,
+      `Received 429 again on exchange ${retry.seq}, sent ${Math.round(retry.sentAt - receivedAt(throttled))} ms after the 429 of exchange ${throttled.seq} with Retry-After ${JSON.stringify(value)}` +
+        `${laterWindow ? `, in a new window; other clients of the key were seen to spend at most ${othersSpentInAWindow} of a window's ${limit ?? '?'} requests in this run, too few to have used it up first` : ''} / Expected the request to be served once Retry-After had passed`,
       retry.seq,
     ),
   ];

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { crossCuttingChecks } from '../checks/cross-cutting.js';
 import { checkRateLimitPair } from '../checks/rate-limit-sequence.js';
 import { checkRetryHonoured } from '../checks/retry-after-reset.js';
+import { othersSpentInAWindow } from '../checks/key-use.js';
 import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
@@ -237,7 +238,7 @@ export class Session {
     this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }) }));
     if (ex.retryOf !== undefined) {
       const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
-      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared'));
+      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges)));
     }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
       if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex));
