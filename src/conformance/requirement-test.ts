@@ -313,6 +313,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.observations = observations;
     const stats = session.client.stats;
     meta.requestsSoFar = stats.requests;
+    meta.keyedRequestsSoFar = stats.keyedRequests;
     meta.waitedMsSoFar = Math.round(stats.waitedMs);
     meta.createdIds = [...session.createdIds];
     const halt = session.client.stopped;

@@ -13,7 +13,7 @@ import { verdictLine } from './verdict-line.js';
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
  * the verdict the reporter derived from its vitest result.
  */
-export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt'> & {
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
@@ -104,6 +104,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
       return true;
     });
   const requests = outcomes.reduce((max, o) => Math.max(max, o.requestsSoFar ?? 0), 0);
+  const withKey = outcomes.reduce((max, o) => Math.max(max, o.keyedRequestsSoFar ?? 0), 0);
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
   const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
   // Requirements the target's silence (or the halt) kept from being judged, as opposed to those
@@ -123,6 +124,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     startedAt: info.startedAt.toISOString(),
     durationMs: Math.round(info.durationMs),
     requests,
+    requestsByKey: { withKey, withoutKey: requests - withKey },
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
     ...verdictOf(requirements, runErrors, halted),

@@ -56,6 +56,8 @@ export class Session {
   /** Markers of the requests that may create a pet, and what the service did with each. */
   readonly probes: ProbeLedger;
   #census: Promise<Census> | undefined;
+  /** The first census that showed a full page: from then on the store is known to hold 100 pets or more. */
+  #fullPage: Census | undefined;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
@@ -107,9 +109,24 @@ export class Session {
     return value;
   }
 
-  /** Forget the census after writes, so the next reader sees the store as it now is. */
+  /** Forget the census, so the next reader sees the store as it now is. */
   invalidateCensus(): void {
     this.#census = undefined;
+  }
+
+  /**
+   * After writes: forget the census, unless it showed a full page. Pets are never deleted, so a
+   * store that filled a limit=100 page still does, and that is all its readers take from such a
+   * census (ids and categories that exist, "one listing cannot show the store"): a new listing
+   * would cost a request of the key's window and tell them nothing more.
+   */
+  storeWritten(): void {
+    if (this.#fullPage === undefined) this.invalidateCensus();
+  }
+
+  /** A census that showed a full limit=100 page, once one did: the store holds 100 pets or more, now and later. */
+  get fullPageCensus(): Census | undefined {
+    return this.#fullPage;
   }
 
   /** The property-run plan, fixed once from the first census and the budget left then. */
@@ -185,7 +202,9 @@ export class Session {
     });
     const ok = exchange.response?.status === 200;
     const pets = ok ? petsOf(exchange) : [];
-    return { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
+    const census = { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
+    if (ok && !census.wholeStore) this.#fullPage ??= census;
+    return census;
   }
 
   /** Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a listing sent at `seq` must know them. */

@@ -5,6 +5,7 @@
  */
 import type { Report, RequirementResult } from '../types.js';
 import { clip, distinctExchanges, groupBySection, humanDuration, isWarning, requestLine, responseLine, shortReason, verdictWord, violations, visible } from './common.js';
+import { requestsPhrase } from '../requests-phrase.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -59,7 +60,7 @@ function header(report: Report): string[] {
     report.complete ? 'Complete: every requirement meant to run got pass or fail.' : 'Not complete: some requirements meant to run could not be told (inconclusive).',
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
-      `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}.`,
+      `${humanDuration(report.durationMs)}, ${requestsPhrase(report)}${report.options.readOnly ? ', read-only' : ''}.`,
     '',
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
