@@ -49,7 +49,7 @@ const byWholeListing: Method = async (t, requirement, refused) => {
   // a listing taken now would cost a request only to say so.
   const full = t.session.fullPageCensus;
   if (full !== undefined && full.exchange.seq < Math.min(...[...refused.values()].map((ex) => ex.seq))) {
-    return undecided(`(a) the store held 100 pets or more already (exchange #${full.exchange.seq}), so one limit=100 listing cannot show it all`);
+    return undecided(`(a) the store holds 100 pets or more (a full limit=100 page at exchange #${full.exchange.seq}, and pets are never deleted), so one limit=100 listing cannot show it all`);
   }
   const census = await t.session.census();
   t.cite(census.exchange);

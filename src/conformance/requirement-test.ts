@@ -89,6 +89,7 @@ export class RequirementRun {
 
   /** Send through the shared client, tagged with this requirement. */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
+    await this.session.beforeSend();
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? this.id });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
     this.#noteCapped(ex);
