@@ -1,9 +1,15 @@
-// Benchmarks of a whole conformance run, printed as a table of medians. No thresholds: the
-// targets (docs in README) are read off these figures, not asserted by the test suite.
+// Benchmarks of whole conformance runs, printed as two tables of medians: the figures issue 20 set
+// targets for (each with its target and the previous release's figure, bench/previous.json), then
+// the details of each run. Nothing is asserted: the targets are read off these figures, never
+// checked by a timed test.
 //
-//   npm run bench                 embedded run x5, Free-plan run x3, slow-target run x3
+//   npm run bench                 embedded run x5, Free-plan run x5 (about a minute each), slow-target run x5
 //   BENCH_RUNS=3 BENCH_FREE_RUNS=1 npm run bench   (the slow-target row follows BENCH_FREE_RUNS
 //   unless BENCH_SLOW_RUNS is set)
+//   BENCH_NPM_TEST=1 npm run bench                 also times `npm test` (minutes), once unless BENCH_NPM_TEST_RUNS is set
+//
+// Every process is timed from outside, start-up included: spawn to exit, wall clock, and its
+// maximum resident set.
 //
 // Embedded: process start to exit of `petstore-conformance` against the embedded reference
 // server; peak memory is the process's max RSS (worker threads included) from scripts/max-rss.mjs.
@@ -25,7 +31,9 @@ const MAX_RSS = fileURLToPath(new URL('../scripts/max-rss.mjs', import.meta.url)
 /** The node flags of the CLI's `#!/usr/bin/env -S node ...` line. */
 const CLI_NODE_FLAGS = readFileSync(CLI, 'utf8').split('\n', 1)[0].split(/\s+/).filter((word) => word.startsWith('--'));
 const EMBEDDED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 3);
+const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 5);
+const NPM_TEST_RUNS = process.env.BENCH_NPM_TEST === '1' ? Number(process.env.BENCH_NPM_TEST_RUNS ?? 1) : 0;
+const PREVIOUS = JSON.parse(readFileSync(new URL('./previous.json', import.meta.url), 'utf8'));
 const SLOW_RUNS = Number(process.env.BENCH_SLOW_RUNS ?? FREE_RUNS);
 
 function median(values) {
@@ -112,9 +120,47 @@ function verdicts(runs) {
 
 const slow = await runsAgainst('slow-target', SLOW_RUNS, { windowSeconds: 3, behaviour: { delayMs: () => 80 } });
 
-const total = (runs) => runs[0]?.report.requirements.length ?? 0;
+/** `npm test` from outside: wall seconds of each run (the build included, as the script runs it). */
+async function timeNpmTest(count) {
+  const walls = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const code = await new Promise((resolve, reject) => {
+      const child = spawn('npm', ['test'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'ignore'] });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    if (code !== 0) console.error(`npm test run ${i + 1} exited ${code}`);
+    walls.push((performance.now() - started) / 1000);
+  }
+  return walls;
+}
+
+const npmTest = await timeNpmTest(NPM_TEST_RUNS);
+
+/** Requests of a report split by credential (reports before requestsByKey count every request as keyed). */
+const withKey = (r) => r.report.requestsByKey?.withKey ?? r.report.requests;
+const withoutKey = (r) => r.report.requestsByKey?.withoutKey ?? 0;
+const figure = (runs, of, digits = 0) => (runs.length === 0 ? 'not measured' : median(runs.map(of)).toFixed(digits));
+
 console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
-console.log(`Medians of ${EMBEDDED_RUNS} embedded runs, ${FREE_RUNS} Free-plan runs and ${SLOW_RUNS} slow-target runs\n`);
+console.log(`Medians of ${EMBEDDED_RUNS} embedded runs, ${FREE_RUNS} Free-plan runs, ${SLOW_RUNS} slow-target runs and ${NPM_TEST_RUNS} npm test runs`);
+console.log(`Previous release: ${PREVIOUS.release}\n`);
+console.log(row(['figure', 'now', 'target', 'previous release']));
+console.log(row(['---', '---:', '---:', '---:']));
+for (const [name, now, target, previous] of [
+  ['embedded full run, wall s', figure(embedded, (r) => r.wallMs / 1000, 2), '≤ 2.0', PREVIOUS.embeddedWallS.toFixed(1)],
+  ['embedded full run, peak MiB', figure(embedded, (r) => r.peakMb), '≤ 150', String(PREVIOUS.embeddedPeakMiB)],
+  ['`npm test`, wall s', figure(npmTest, (s) => s), '≤ 180', String(PREVIOUS.npmTestWallS)],
+  ['slow target (80 ms, 3 s window), requests', figure(slow, (r) => r.report.requests), '≤ 130', String(PREVIOUS.slowTargetRequests)],
+  ['Free key (60 s window), requests with the key', figure(free, withKey), '≤ 75', String(PREVIOUS.freeKeyRequestsWithKey)],
+  ['Free key (60 s window), requests without a valid key', figure(free, withoutKey), '-', String(PREVIOUS.freeKeyRequestsWithoutKey)],
+]) {
+  console.log(row([name, now, target, previous]));
+}
+
+const total = (runs) => runs[0]?.report.requirements.length ?? 0;
+console.log('');
 console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'burst requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request', 'verdict']));
 console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
 for (const [name, runs, memory] of [
@@ -124,13 +170,14 @@ for (const [name, runs, memory] of [
 ]) {
   if (runs.length === 0) continue;
   const requests = median(runs.map((r) => r.report.requests));
+  const keyed = median(runs.map(withKey));
   const ex = median(runs.map((r) => exercised(r.report)));
   console.log(
     row([
       name,
       (median(runs.map((r) => r.wallMs)) / 1000).toFixed(2),
       memory ? median(runs.map((r) => r.peakMb)).toFixed(0) : '-',
-      String(requests),
+      `${requests} (${keyed} with the key)`,
       String(median(runs.map((r) => burstRequests(r.report)))),
       (median(runs.map((r) => r.report.rateLimitWaitMs)) / 1000).toFixed(1),
       `${ex} / ${total(runs)}`,

@@ -63,6 +63,7 @@ export class ComplianceReporter implements Reporter {
       observations: meta.observations ?? [],
       ...(meta.property === undefined ? {} : { property: meta.property }),
       ...(meta.requestsSoFar === undefined ? {} : { requestsSoFar: meta.requestsSoFar }),
+      ...(meta.keyedRequestsSoFar === undefined ? {} : { keyedRequestsSoFar: meta.keyedRequestsSoFar }),
       ...(meta.waitedMsSoFar === undefined ? {} : { waitedMsSoFar: meta.waitedMsSoFar }),
       ...(meta.createdIds === undefined ? {} : { createdIds: meta.createdIds }),
       ...(meta.stoppedBy === undefined ? {} : { stoppedBy: meta.stoppedBy }),

@@ -94,7 +94,7 @@ describe('4.2 createPet', () => {
         classOf: () => 'NewPet',
       });
     } finally {
-      t.session.invalidateCensus();
+      t.session.storeWritten();
     }
     if (ctx.created === 0) t.inconclusive('no createPet succeeded: every valid NewPet sent was refused with 400 (see the observations), so no echo could be judged');
   });
@@ -133,7 +133,7 @@ describe('4.2 createPet', () => {
         },
       );
     } finally {
-      t.session.invalidateCensus();
+      t.session.storeWritten();
     }
   });
 });

@@ -10,16 +10,18 @@ import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
-import { limitFromPlan, planBurst } from '../src/session/burst-plan.js';
+import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
-import { burstInputsOf, header, observedWindowMs, runBurst } from '../src/session/burst.js';
+import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
 import { encodeProgress, progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
 const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
+
+type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
 /** The 429 the burst obtained, shared with RATE-006. */
 let throttled: Exchange | undefined;
@@ -53,10 +55,25 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
 }
 
+/** RATE-005 on a burst that was sent: its observation (the bench reads "burst: N requests spent"), then the verdict. */
+function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when: string): void {
+  const spent =
+    `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s${when === '' ? '' : ` ${when}`} (${result.served} served, ${result.concurrency.join(' then ')} at once; ` +
+    `${plan.expected} expected to reach the limit of ${plan.tested.source}, ${(plan.windowLeftMs / 1000).toFixed(1)} s of the window left)`;
+  t.observe(spent);
+  progressNote(spent, t.session.client.stats.requests);
+  if (result.observation !== undefined) t.observe(result.observation, result.last);
+  if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
+  if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
+  throttled = result.throttled;
+  t.cite(result.throttled);
+}
+
 describe('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
+    t.session.closeTopUp();
     const probe = client.limitProbe;
     const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
     if (probe !== undefined && tested !== undefined) {
@@ -70,6 +87,11 @@ describe('8 limits', () => {
       }
       t.observe(`the run's own requests used up the window and the next (exchange #${probe.seq}) was served; the burst tells whether the limit is enforced`, probe);
     }
+    const topUp = t.session.topUp;
+    if (topUp !== undefined) {
+      const where = `sent mid-run, on top of ${topUp.runInWindow} requests the run had already sent in that window`;
+      return judgeBurst(t, topUp.plan, topUp.result, where);
+    }
     const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget()));
     if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
     const result = await runBurst(
@@ -77,17 +99,8 @@ describe('8 limits', () => {
       () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }),
       (ms) => waitForNextWindow(ms, config.maxWaitMs, client.stats.requests),
     );
-    const waited = plan.waitFirstMs === undefined ? '' : ` after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
-    const spent =
-      `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s${waited} (${result.served} served, ${result.concurrency.join(' then ')} at once; ` +
-      `${plan.expected} expected to reach the limit of ${plan.tested.source}, ${(plan.windowLeftMs / 1000).toFixed(1)} s of the window left)`;
-    t.observe(spent);
-    progressNote(spent, client.stats.requests);
-    if (result.observation !== undefined) t.observe(result.observation, result.last);
-    if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
-    if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
-    throttled = result.throttled;
-    t.cite(result.throttled);
+    const waited = plan.waitFirstMs === undefined ? '' : `after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
+    judgeBurst(t, plan, result, waited);
   });
 
   // Every 429's Retry-After is also compared with its Reset, and every retry of a 429 judged, by the cross-cutting checks.
@@ -97,6 +110,9 @@ describe('8 limits', () => {
     // The client's retry of the limit probe waited exactly Retry-After: it is the recovery check (a 429 to it is in the ledger).
     const retried = t.session.client.exchanges.find((e) => e.retryOf === throttledBy.seq);
     if (retried !== undefined) return judgeRecovery(t, throttledBy, retried);
+    // The mid-run burst's 429 was followed at once by the request at exactly Retry-After.
+    const recovery = t.session.topUp?.recovery;
+    if (recovery !== undefined && t.session.topUp?.result.throttled === throttledBy) return judgeRecovery(t, throttledBy, recovery);
     const retryAt = retryAfterPassesAt(throttledBy);
     const value = throttledBy.response?.headers['retry-after'];
     if (retryAt === undefined) return t.inconclusive(`the 429 of exchange ${throttledBy.seq} gave no usable Retry-After (RATE-005), so there is no moment to retry at`);

@@ -10,10 +10,10 @@ const planned = (plan: RunPlan, examples = EXAMPLES, createdNothing = 0): number
   DETERMINISTIC_REQUESTS + createdNothing + examples + Math.ceil(plan.validCreate * 1.5) + plan.invalidCreate + plan.limits;
 
 describe('planPropertyRuns', () => {
-  it('never drops a fixed case: on a Free key the fixed requests exceed the 59 left after the census, so random runs stay at their minimum', () => {
+  it('never drops a fixed case: on a Free key the fixed requests exceed the 59 left after the census, so no random run is added', () => {
     const plan = planPropertyRuns({ budgetLeft: 399, windowRemaining: 59, writes: true, exampleRequests: EXAMPLES });
     expect(DETERMINISTIC_REQUESTS + EXAMPLES).toBeGreaterThan(59);
-    expect(plan).toEqual({ validCreate: 3, invalidCreate: 0, limits: 2 });
+    expect(plan).toEqual({ validCreate: 0, invalidCreate: 0, limits: 0 });
     // One wait for the window's reset, never two: everything before the burst fits two Free windows.
     expect(planned(plan)).toBeLessThanOrEqual(2 * 59);
   });

@@ -7,6 +7,7 @@ import type { Report, RequirementResult, RequirementStatus } from '../report/typ
 import { DESELECTED } from '../conformance/reasons.js';
 import { STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
+import { requestsPhrase } from '../report/requests-phrase.js';
 
 export interface Style {
   colour: boolean;
@@ -64,7 +65,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
   lines.push(
     '',
     paint(style, VERDICT_CODES[report.verdict], report.verdictLine),
-    `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
+    `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${requestsPhrase(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   if (report.keyUse !== undefined) lines.push(keyUseLine(report.keyUse));
   for (const e of report.runErrors) lines.push(`run error: ${e}`);

@@ -18,6 +18,8 @@ export interface ConformanceMeta {
   property?: PropertyFailure;
   /** Requests the client had sent when the test ended (the reporter keeps the largest). */
   requestsSoFar?: number;
+  /** Of those, the requests that carried the run's key (the rest: no key, a wrong or malformed one). */
+  keyedRequestsSoFar?: number;
   /** Time the client had spent waiting on the rate limit when the test ended. */
   waitedMsSoFar?: number;
   /** Ids of pets created so far in the run, as exact decimal strings. */

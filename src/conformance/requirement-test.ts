@@ -92,6 +92,7 @@ export class RequirementRun {
 
   /** Send through the shared client, tagged with this requirement (and the property case being tried). */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
+    await this.session.beforeSend();
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (this.#case === undefined ? this.id : `${this.id} ${this.#case}`) });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
     this.#noteCapped(ex);
@@ -330,6 +331,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.observations = observations;
     const stats = session.client.stats;
     meta.requestsSoFar = stats.requests;
+    meta.keyedRequestsSoFar = stats.keyedRequests;
     meta.waitedMsSoFar = Math.round(stats.waitedMs);
     meta.createdIds = [...session.createdIds];
     const halt = session.client.stopped;

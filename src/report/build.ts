@@ -15,7 +15,7 @@ import { specCoverageOf } from './spec-coverage.js';
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
  * the verdict the reporter derived from its vitest result.
  */
-export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
@@ -108,6 +108,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
       return true;
     });
   const requests = outcomes.reduce((max, o) => Math.max(max, o.requestsSoFar ?? 0), 0);
+  const withKey = outcomes.reduce((max, o) => Math.max(max, o.keyedRequestsSoFar ?? 0), 0);
   const createdIds = outcomes.reduce<string[]>((longest, o) => ((o.createdIds?.length ?? 0) > longest.length ? (o.createdIds ?? []) : longest), []);
   const halt = outcomes.find((o) => o.halt !== undefined)?.halt;
   const otherConsumption = outcomes.find((o) => o.keyUse?.otherConsumption !== undefined)?.keyUse?.otherConsumption;
@@ -128,6 +129,7 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
     startedAt: info.startedAt.toISOString(),
     durationMs: Math.round(info.durationMs),
     requests,
+    requestsByKey: { withKey, withoutKey: requests - withKey },
     rateLimitWaitMs: outcomes.reduce((max, o) => Math.max(max, o.waitedMsSoFar ?? 0), 0),
     options: info.options,
     keyUse: { mode: info.keyMode, ...(otherConsumption === undefined ? {} : { otherConsumption }) },

@@ -152,6 +152,12 @@ export interface Report {
   durationMs: number;
   /** HTTP requests sent to the target. */
   requests: number;
+  /**
+   * The same requests split by credential: with the run's key (they draw on the key's rate limit)
+   * and without it (no key, a wrong key, a malformed Authorization header: a server may count these
+   * per address). Absent from reports written before it existed.
+   */
+  requestsByKey?: { withKey: number; withoutKey: number };
   /** Time spent waiting on the target's rate limit (pacing, Retry-After). */
   rateLimitWaitMs: number;
   options: { readOnly: boolean; maxRequests: number; timeoutMs: number; only: string[] };

@@ -13,7 +13,7 @@ import { violation } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { validate } from '../interface/validators.js';
-import { createClient, type ConformanceClient } from '../http/client.js';
+import { createClient, type ConformanceClient, type SendRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
@@ -24,10 +24,29 @@ import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
 import { ProbeLedger, type RefusalRequirement } from './probes.js';
 import { idOf } from './ids.js';
-import { limitFromPlan } from './burst-plan.js';
+import { limitFromPlan, type BurstPlan } from './burst-plan.js';
+import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
+import { latestServerNow, planTopUp } from './window-top-up.js';
+import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
+import { isClientError } from '../http/errors.js';
 
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
 const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
+
+/**
+ * Requests kept for the run's own cases when the burst is sent mid-run: the deterministic probes,
+ * the fixed examples and the authentication probes (a generous bound, not a count).
+ */
+const TOP_UP_RESERVE = DETERMINISTIC_REQUESTS + PROPERTY_EXAMPLE_REQUESTS + 20;
+
+/** RATE-005's burst sent mid-run (src/session/window-top-up.ts), and RATE-006's request sent once its 429's Retry-After had passed. */
+export interface TopUp {
+  plan: Extract<BurstPlan, { kind: 'burst' }>;
+  result: BurstResult;
+  /** Keyed requests of the run in the window before the top-up, by the window's own Remaining. */
+  runInWindow: number;
+  recovery?: Exchange;
+}
 
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
@@ -59,9 +78,15 @@ export class Session {
   /** Markers of the requests that may create a pet, and what the service did with each. */
   readonly probes: ProbeLedger;
   #census: Promise<Census> | undefined;
+  /** The first census that showed a full page: from then on the store is known to hold 100 pets or more. */
+  #fullPage: Census | undefined;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
+  /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
+  topUp: TopUp | undefined;
+  /** Set once RATE-005's own test starts, or once a top-up was tried: one per run at most. */
+  #topUpClosed = false;
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -83,6 +108,44 @@ export class Session {
       onExchange: (ex) => this.#inspect(ex),
       onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
     });
+  }
+
+  /** No more mid-run bursts: RATE-005's test has started and sends its own if it needs one. */
+  closeTopUp(): void {
+    this.#topUpClosed = true;
+  }
+
+  /**
+   * Called before each request a test sends: when the run's own requests cannot use up a window
+   * and the window they are using has just enough time left to be filled, RATE-005's burst is
+   * sent now, on top of them, and after its 429 RATE-006's request at exactly Retry-After
+   * (src/session/window-top-up.ts). Once per run; a top-up that could not reach the limit is
+   * dropped, and RATE-005 then sends its burst at the end as without it.
+   */
+  async beforeSend(): Promise<void> {
+    if (this.#topUpClosed || !this.isSelected('RATE-005')) return;
+    const { client } = this;
+    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return;
+    const serverNowMs = latestServerNow(client.exchanges, Date.now());
+    if (serverNowMs === undefined) return;
+    const plan = planTopUp({ ...burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE), serverNowMs });
+    if (plan === undefined) return;
+    this.#topUpClosed = true;
+    const runInWindow = plan.tested.limit + 1 - plan.expected;
+    const send = (extra: Partial<SendRequest>): Promise<Exchange> =>
+      client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, purpose: 'RATE-005', ...extra });
+    try {
+      const result = await runBurst(plan, () => send({}), (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+      if (result.outcome === 'stopped') return;
+      this.topUp = { plan, result, runInWindow };
+      if (result.outcome === 'refused' && result.throttled !== undefined) {
+        // Exactly when Retry-After says, with no backoff on top: that moment is what RATE-006 tests.
+        this.topUp.recovery = await send({ exactRetryAfter: true, purpose: 'RATE-006' });
+      }
+    } catch (error) {
+      // The test that was about to send meets the same stop (halt, budget) and reports it.
+      if (!isClientError(error)) throw error;
+    }
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */
@@ -110,9 +173,24 @@ export class Session {
     return value;
   }
 
-  /** Forget the census after writes, so the next reader sees the store as it now is. */
+  /** Forget the census, so the next reader sees the store as it now is. */
   invalidateCensus(): void {
     this.#census = undefined;
+  }
+
+  /**
+   * After writes: forget the census, unless it showed a full page. Pets are never deleted, so a
+   * store that filled a limit=100 page still does, and that is all its readers take from such a
+   * census (ids and categories that exist, "one listing cannot show the store"): a new listing
+   * would cost a request of the key's window and tell them nothing more.
+   */
+  storeWritten(): void {
+    if (this.#fullPage === undefined) this.invalidateCensus();
+  }
+
+  /** A census that showed a full limit=100 page, once one did: the store holds 100 pets or more, now and later. */
+  get fullPageCensus(): Census | undefined {
+    return this.#fullPage;
   }
 
   /** The property-run plan, fixed once from the first census and the budget left then. */
@@ -197,7 +275,9 @@ export class Session {
     });
     const ok = exchange.response?.status === 200;
     const pets = ok ? petsOf(exchange) : [];
-    return { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
+    const census = { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
+    if (ok && !census.wholeStore) this.#fullPage ??= census;
+    return census;
   }
 
   /** Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a listing sent at `seq` must know them. */

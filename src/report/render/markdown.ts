@@ -23,6 +23,7 @@ import {
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { keyUseLine } from '../key-use.js';
+import { requestsPhrase } from '../requests-phrase.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -82,7 +83,7 @@ function header(report: Report, context: RenderContext): string[] {
     report.complete ? 'Complete: every requirement meant to run got pass or fail.' : 'Not complete: some requirements meant to run could not be told (inconclusive).',
     '',
     `${inline(report.tool.name)} ${inline(report.tool.version)}, seed ${report.seed}, run ${code(report.runId)}, started ${inline(report.startedAt)}, ` +
-      `${humanDuration(report.durationMs)}, ${report.requests} requests${report.options.readOnly ? ', read-only' : ''}` +
+      `${humanDuration(report.durationMs)}, ${requestsPhrase(report)}${report.options.readOnly ? ', read-only' : ''}` +
       `${report.target.plan === undefined ? '' : `, plan ${inline(describePlan(report.target.plan))}`}.`,
     ...digest(context),
     '',

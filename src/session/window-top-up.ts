@@ -1,0 +1,84 @@
+/**
+ * RATE-005's burst, sent mid-run on top of the run's own requests (the window top-up). Where a
+ * run that sends one request at a time cannot use up a window by itself (a slow target, a short
+ * window), a burst after every other probe starts in whatever window it happens to meet, often a
+ * fresh one, and spends up to the whole limit + 1. Sent instead at the moment the window the run
+ * is already using still has just enough time left to be filled, the burst spends only what that
+ * window has left + 1: the requests the run already sent in it count.
+ *
+ * Where the run's own requests can use a window up (a Free key's 60 s window), the limit probe
+ * (src/http/client.ts) is cheaper still, and no top-up is planned. Pure: the caller passes what
+ * the run has observed.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { receivedAt, responseDateMs } from '../checks/response-date.js';
+import { concurrencyFor, MAX_CONCURRENCY, planBurst, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+
+type Planned = Extract<BurstPlan, { kind: 'burst' }>;
+
+/**
+ * The top-up waits until filling the window needs this many senders at once: late (the later, the
+ * more of the window the run's own requests have used), while the senders still fit the top-up
+ * into half of the time left.
+ */
+export const TOP_UP_FROM_CONCURRENCY = 10;
+/**
+ * Beyond this many senders the rest of the window is too short to rely on: the top-up lets this
+ * window go and waits for the same moment in the next one (a run sending one request at a time
+ * passes from 10 to 14 over one or two requests).
+ */
+const TOP_UP_MAX_CONCURRENCY = (7 * MAX_CONCURRENCY) / 16;
+/**
+ * The run cannot fill a window alone when limit x latency exceeds the window by this much: the
+ * margin keeps a fast target whose latency the machine's load inflates out of it.
+ */
+const SEQUENTIAL_SHORTFALL = 1.25;
+/**
+ * Shorter windows are left to the burst at the end: Reset and Date have whole seconds, and a window
+ * of a second is over before a top-up timed inside it could be sure of the time it has.
+ */
+const MIN_WINDOW_MS = 2_000;
+
+/** Responses whose Date headers bound the server's clock: the recent ones, so a drifting clock does not mislead. */
+const CLOCK_SAMPLES = 40;
+
+/**
+ * The latest the server's clock can read at local time `now`, from the Date headers of the run's
+ * recent responses, or undefined when they disagree (several clocks) or there are none. A Date
+ * has whole seconds: one response bounds the offset between the clocks to its second, widened by
+ * the exchange's duration; many responses across a second's turn narrow it to about one latency,
+ * where the Date of the last response alone is up to a second behind. The latest reading gives
+ * the least time left in a window, so a plan made on it can only finish early.
+ */
+export function latestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
+  let low = Number.NEGATIVE_INFINITY;
+  let high = Number.POSITIVE_INFINITY;
+  for (const ex of exchanges.slice(-CLOCK_SAMPLES)) {
+    const date = ex.response === undefined ? undefined : responseDateMs(ex);
+    if (date === undefined) continue;
+    // The server wrote the Date between sending and receiving: date <= sent + offset and received + offset < date + 1 s.
+    low = Math.max(low, date - receivedAt(ex));
+    high = Math.min(high, date + 1000 - ex.sentAt);
+  }
+  return high === Number.POSITIVE_INFINITY || low > high ? undefined : now + high;
+}
+
+/**
+ * The burst to send now, on top of the run's own requests, or undefined: only for a limit from
+ * the plan table, when the run alone cannot use up a window, and when the window the run is in
+ * has reached the moment described above. `serverNowMs` should be latestServerNow's.
+ */
+export function planTopUp(inputs: BurstInputs): Planned | undefined {
+  const plan = planBurst(inputs);
+  const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
+  const { remaining, windowMs } = inputs;
+  if (plan.kind !== 'burst' || !plan.tested.fromPlan || left === undefined || remaining === undefined || windowMs === undefined || windowMs < MIN_WINDOW_MS) return undefined;
+  if (remaining > plan.tested.limit || plan.tested.limit * inputs.latencyMs <= SEQUENTIAL_SHORTFALL * windowMs) return undefined;
+  // Worth it only where the run's own requests have used a third of the window or more; else the next window may do better.
+  if (remaining > (2 * plan.tested.limit) / 3) return undefined;
+  // What this window has left, not a fresh window: planBurst would wait for one this late in a window.
+  const expected = remaining + 1;
+  const concurrency = concurrencyFor(expected, inputs.latencyMs, left);
+  if (concurrency < TOP_UP_FROM_CONCURRENCY || concurrency > TOP_UP_MAX_CONCURRENCY) return undefined;
+  return { kind: 'burst', tested: plan.tested, expected, windowLeftMs: left, concurrency, spendCap: plan.spendCap };
+}

@@ -1,0 +1,65 @@
+/**
+ * RATE-005's burst sent mid-run (the window top-up): only where a run sending one request at a
+ * time cannot use up a window, only late in a window the run has used in good part, and only for
+ * what that window has left; and the server clock it is timed by, read from Date headers.
+ */
+import { describe, expect, it } from 'vitest';
+import { latestServerNow, planTopUp, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
+import type { BurstInputs } from '../src/session/burst-plan.js';
+import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
+
+/** A slow target (80 ms) with a 3 s window on a Free plan, `remaining` left and `leftMs` to its Reset. */
+function slow(remaining: number, leftMs: number, overrides: Partial<BurstInputs> = {}): BurstInputs {
+  return { plan: 'free', limit: 60, remaining, reset: NOW_S + 3, serverNowMs: NOW_MS + 3000 - leftMs, latencyMs: 80, budgetLeft: 300, windowMs: 3000, ...overrides };
+}
+
+describe('planTopUp', () => {
+  it('waits while the window has time enough, then tops up what it has left, no fresh window', () => {
+    expect(planTopUp(slow(40, 1500))).toBeUndefined();
+    const plan = planTopUp(slow(34, 520));
+    expect(plan).toMatchObject({ kind: 'burst', expected: 35, windowLeftMs: 520 });
+    expect(plan?.concurrency).toBeGreaterThanOrEqual(TOP_UP_FROM_CONCURRENCY);
+    expect(plan?.waitFirstMs).toBeUndefined();
+    // One window beyond limit + 1, as the burst at the end: a server that never refuses is still proven over.
+    expect(plan?.spendCap).toBe(121);
+  });
+
+  it('lets a window go that the run has used too little of, or that is too nearly over', () => {
+    expect(planTopUp(slow(55, 600))).toBeUndefined();
+    expect(planTopUp(slow(30, 100))).toBeUndefined();
+  });
+
+  it('is never planned where the run alone can use up a window (the limit probe does it for one request)', () => {
+    expect(planTopUp(slow(34, 520, { latencyMs: 5, windowMs: 60_000, reset: NOW_S + 60, serverNowMs: NOW_MS + 60_000 - 520 }))).toBeUndefined();
+    expect(planTopUp(slow(34, 520, { latencyMs: 50 }))).toBeUndefined();
+    // A one-second window (the embedded server's) is left to the burst at the end, however slow the answers.
+    expect(planTopUp(slow(34, 520, { windowMs: 1000, latencyMs: 200 }))).toBeUndefined();
+  });
+
+  it('needs the limit from the plan table and a Reset that places the window', () => {
+    expect(planTopUp(slow(34, 520, { plan: undefined, limit: 57 }))).toBeUndefined();
+    expect(planTopUp(slow(34, 520, { reset: 5 }))).toBeUndefined();
+    expect(planTopUp(slow(34, 520, { remaining: undefined }))).toBeUndefined();
+  });
+});
+
+describe('latestServerNow', () => {
+  const at = (sentAt: number, dateS: number, elapsedMs = 80) =>
+    makeExchange({ sentAt, elapsedMs, headers: { date: new Date(dateS * 1000).toUTCString() } });
+
+  it('narrows the offset between the clocks to about one exchange across a second turn', () => {
+    // The server's clock runs 300 ms ahead: its second turns at local NOW_MS + 700.
+    const exchanges = [at(NOW_MS + 500, NOW_S), at(NOW_MS + 600, NOW_S), at(NOW_MS + 700, NOW_S + 1), at(NOW_MS + 800, NOW_S + 1)];
+    const latest = latestServerNow(exchanges, NOW_MS + 1000);
+    expect(latest).toBeDefined();
+    // Never earlier than the truth (1300), and at most one exchange later.
+    expect(latest).toBeGreaterThanOrEqual(NOW_MS + 1300);
+    expect(latest).toBeLessThanOrEqual(NOW_MS + 1300 + 80 + 100);
+  });
+
+  it('is the end of the last Date second without more to go on, and undefined without a Date or when clocks disagree', () => {
+    expect(latestServerNow([at(NOW_MS, NOW_S, 10)], NOW_MS + 10)).toBe(NOW_MS + 1010);
+    expect(latestServerNow([makeExchange({ headers: { date: undefined } })], NOW_MS)).toBeUndefined();
+    expect(latestServerNow([at(NOW_MS, NOW_S), at(NOW_MS + 100, NOW_S + 5)], NOW_MS + 200)).toBeUndefined();
+  });
+});
