@@ -75,6 +75,8 @@ export class Session {
    * lower bound on the store's size that does not depend on the listing being judged.
    */
   readonly knownPets = new Map<string, JsonObject>();
+  /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
+  readonly fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
   /** Markers of the requests that may create a pet, and what the service did with each. */
   readonly probes: ProbeLedger;
   #census: Promise<Census> | undefined;
