@@ -14,7 +14,7 @@ import type { RunConfig } from '../run-config.js';
 import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
 import type { Report } from '../report/types.js';
 import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
-import { startReferenceServer } from '../../fixtures/reference-server/index.js';
+import { referenceBehaviour, startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
@@ -22,6 +22,14 @@ import { haltedReport, type RunHalt } from './halt.js';
 
 /** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
 const EMBEDDED_WINDOW_SECONDS = 1;
+/**
+ * Without --plan, the embedded key has a quota of its own, as the spec's Enterprise plan does
+ * ("custom"): a window of 100 holds every request the run sends before its burst (the property
+ * runs are planned to fit it, src/session/budget-plan.ts), so the run's only wait is the
+ * Retry-After of the burst's 429 (RATE-005/006), instead of also waiting out a window the run's
+ * own requests used up (a Free key's 60). With --plan, the key is that plan's, with its limit.
+ */
+const EMBEDDED_CUSTOM_QUOTA = { perWindow: 100, perDay: 10_000 } as const;
 const MAX_BODY_BYTES = 1024 * 1024;
 export const ABORTED_MESSAGE = 'the run was aborted by its caller; nothing more was sent';
 const PREFLIGHT_HALTS: ReadonlySet<string> = new Set(['bad-key', 'wrong-base-url']);
@@ -40,9 +48,16 @@ interface Target {
 
 async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   if (options.baseUrl === undefined) {
-    const server = await startReferenceServer({ windowSeconds: EMBEDDED_WINDOW_SECONDS });
+    const plan = options.plan;
+    const customKey = `psk_custom_${randomBytes(12).toString('hex')}`;
+    const server = await startReferenceServer({
+      windowSeconds: EMBEDDED_WINDOW_SECONDS,
+      ...(plan === undefined
+        ? { keys: { [customKey]: 'free' }, behaviour: { quota: (p, ctx) => (ctx.auth?.key === customKey ? EMBEDDED_CUSTOM_QUOTA : referenceBehaviour.quota(p, ctx)) } }
+        : {}),
+    });
     // Only an explicit --plan: defaulting to the embedded key's plan would judge RATE-004 on a claim the user never made.
-    return { baseUrl: server.baseUrl, apiKey: server.keys.free, ...(options.plan === undefined ? {} : { plan: options.plan }), embedded: true, close: () => server.close() };
+    return { baseUrl: server.baseUrl, apiKey: plan === undefined ? customKey : server.keys[plan], ...(plan === undefined ? {} : { plan }), embedded: true, close: () => server.close() };
   }
   await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
   return {

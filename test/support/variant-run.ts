@@ -12,13 +12,12 @@ import type { Report } from '../../src/report/types.js';
 import { runCli, type CliResult } from './cli.js';
 import { reportSchemaErrors } from './report-schema.js';
 import { limiter } from './limiter.js';
+import { MAX_PARALLEL_RUNS } from './parallel-runs.js';
 
 /** Short windows keep every burst to a fraction of a second. */
 const DEFAULT_WINDOW_SECONDS = 1;
 /** A fixed seed makes each variant's property runs the same on every test run. */
 export const VARIANT_SEED = 20_240_601;
-/** CLI runs at once: each spends most of a core, and the machine has two. */
-const MAX_PARALLEL_RUNS = 3;
 
 export interface VariantRun {
   cli: CliResult;

@@ -1,0 +1,122 @@
+/**
+ * Self-validation: the whole suite, run by the built CLI, against every variant of
+ * fixtures/variants. A conforming variant must pass (no failure, not even a should-level one); a
+ * mutant must fail exactly the requirements it breaks, with exit code 1 only when one of them is
+ * must-level. The summary line (support/self-validation-reporter.ts) says how the suite fared,
+ * known misses included, over every shard.
+ *
+ * The table is split over VARIANT_SHARDS test files (test/variants*.test.ts), each taking every
+ * VARIANT_SHARDS-th variant: vitest runs the files in separate workers, so the variants' servers
+ * and the CLI runs against them spread over processes instead of queueing behind one.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, inject, test } from 'vitest';
+import { referenceBehaviour } from '../../fixtures/reference-server/index.js';
+import { VARIANTS, type Variant } from '../../fixtures/variants/index.js';
+import { loadCatalog } from '../../src/catalog.js';
+import { describeFailures, runVariant, type VariantRun } from './variant-run.js';
+import type { SelfValidationOutcome } from './self-validation.js';
+import './variant-sample.js';
+
+/** Test files the table is split over: test/variants.test.ts and test/variants-<n>.test.ts up to this. */
+export const VARIANT_SHARDS = 3;
+
+const TEST_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** One run, under load from the other runs and test files (vitest's maxConcurrency starts no more tests than there are run slots). */
+const RUN_TIMEOUT_MS = 150_000;
+
+/** Requirements the suite can only exercise by writing; --read-only leaves them not exercised, by the user's choice. */
+const WRITE_DEPENDENT = ['CREATE-001', 'CREATE-002', 'CREATE-003', 'CREATE-004', 'AUTH-004'];
+
+const levels = new Map(loadCatalog().requirements.map((r) => [r.id, r.level]));
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && [...a].sort().every((id, i) => id === [...b].sort()[i]);
+
+function outcomeOf(variant: Variant, run: VariantRun): SelfValidationOutcome {
+  const failedRun = run.report === undefined || run.cli.code !== 0 || run.failing.length > 0;
+  return {
+    name: variant.name,
+    kind: variant.kind,
+    ...(variant.knownMiss === undefined ? {} : { knownMiss: variant.knownMiss }),
+    caught: run.failing.length > 0,
+    rightRequirement: sameSet(run.failing, variant.breaks),
+    falseFailure: variant.kind === 'conforming' && failedRun,
+  };
+}
+
+function expectReadableReport(run: VariantRun): void {
+  expect(run.reportError).toBeUndefined();
+  expect(run.schemaErrors).toEqual([]);
+  expect(run.report?.runErrors).toEqual([]);
+}
+
+/** The variants of shard `shard` (1-based): every VARIANT_SHARDS-th, so each shard gets a mix of the table's themes. */
+function variantsOf(shard: number): { chosen: Variant[]; sample: readonly string[] | undefined } {
+  // `npm run test:quick` runs a deliberate sample of the table (test/vitest.quick.config.ts); `npm test` all of it.
+  const sample = inject('variantSample');
+  const all = sample === undefined ? VARIANTS : VARIANTS.filter((v) => sample.includes(v.name));
+  return { chosen: all.filter((_, i) => i % VARIANT_SHARDS === shard - 1), sample };
+}
+
+export function describeVariantShard(shard: number): void {
+  const { chosen, sample } = variantsOf(shard);
+  describe.concurrent(`the suite against every variant of the reference server (shard ${shard} of ${VARIANT_SHARDS})`, () => {
+    if (shard === 1) {
+      test('every shard of the table has its test file', () => {
+        const files = readdirSync(TEST_DIR).filter((name) => /^variants(-\d+)?\.test\.ts$/.test(name));
+        expect(files.sort()).toEqual(['variants.test.ts', ...Array.from({ length: VARIANT_SHARDS - 1 }, (_, i) => `variants-${i + 2}.test.ts`)].sort());
+      });
+    }
+    if (shard === 1 && sample !== undefined) {
+      test('the quick sample names variants of the table', () => {
+        expect(sample.filter((name) => !VARIANTS.some((v) => v.name === name))).toEqual([]);
+      });
+    }
+
+    for (const variant of chosen) {
+      test(`${variant.kind} ${variant.name}${variant.breaks.length > 0 ? ` breaks ${variant.breaks.join(', ')}` : ''}`, { timeout: RUN_TIMEOUT_MS }, async ({ task }) => {
+        const run = await runVariant(variant);
+        task.meta.selfValidation = outcomeOf(variant, run);
+        expectReadableReport(run);
+        const context = `${variant.name}: ${variant.why}\n${describeFailures(run, run.failing)}`;
+        if (variant.kind === 'conforming') {
+          expect(run.failing, context).toEqual([]);
+          expect(run.cli.code, context).toBe(0);
+          expect({ verdict: run.report?.verdict, complete: run.report?.complete, line: run.report?.verdictLine }, context).toMatchObject({ verdict: 'conforms', complete: true });
+          return;
+        }
+        if (variant.knownMiss !== undefined) {
+          // Stays red-flagged the other way: once the suite catches it, the marker must go.
+          expect(run.failing, `${variant.name} is marked knownMiss but is now caught`).not.toEqual([...variant.breaks].sort());
+          return;
+        }
+        expect(run.failing, context).toEqual([...variant.breaks].sort());
+        const mustLevel = variant.breaks.some((id) => levels.get(id) === 'must');
+        expect(run.cli.code, context).toBe(mustLevel ? 1 : 0);
+      });
+    }
+
+    if (shard !== 1) return;
+    test.skipIf(sample !== undefined)('the reference passes with --read-only and receives no POST', { timeout: RUN_TIMEOUT_MS }, async () => {
+      let posts = 0;
+      const run = await runVariant(
+        { name: 'reference-read-only', kind: 'conforming', breaks: [], why: '--read-only sends no POST', args: ['--read-only'] },
+        {
+          finalize: (response, ctx) => {
+            if (ctx.method === 'POST') posts += 1;
+            return referenceBehaviour.finalize(response, ctx);
+          },
+        },
+      );
+      expectReadableReport(run);
+      expect(posts).toBe(0);
+      expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+      expect(run.cli.code).toBe(0);
+      const statusOf = new Map(run.report?.requirements.map((r) => [r.id, r.status]));
+      for (const id of WRITE_DEPENDENT) expect({ id, status: statusOf.get(id) }).toEqual({ id, status: 'not-exercised' });
+      for (const n of run.report?.notExercised.filter((x) => WRITE_DEPENDENT.includes(x.id)) ?? []) expect(n.reason).toMatch(/--read-only/);
+    });
+  });
+}
