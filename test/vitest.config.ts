@@ -11,7 +11,7 @@ export default defineConfig({
     // vitest's default on 2 cores is a single worker, so every file waited for the one before it.
     // Most of the long files wait on servers and child processes (rate-limit windows, Retry-After,
     // timeouts) rather than compute: several at once fill the cores those waits leave idle.
-    maxWorkers: 6,
+    maxWorkers: 5,
     // The files that run whole conformance runs start first (support/heavy-first-sequencer.ts).
     sequence: { sequencer: HeavyFirstSequencer },
   },

@@ -1,4 +1,0 @@
-// Shard 4 of the variants table (support/variant-table.ts).
-import { describeVariantShard } from './support/variant-table.js';
-
-describeVariantShard(4);
