@@ -10,8 +10,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** A shard of the variants table (support/variant-table.ts): a run per variant, the longest files by far. */
 const RUNS_THE_TABLE = /\bdescribeVariantShard\(/;
-/** Whole CLI runs (support/cli.ts, support/variant-run.ts), the benchmarks, other child processes. */
-const RUNS_PROCESSES = /support\/(cli|variant-run)\.js|\bbench\/|node:child_process/;
+/** Whole CLI runs (support/cli.ts, support/variant-run.ts), the benchmarks, a browser, other child processes. */
+const RUNS_PROCESSES = /support\/(cli|variant-run)\.js|\bbench\/|node:child_process|playwright-core/;
 
 export function weightOf(source: string): number {
   if (RUNS_THE_TABLE.test(source)) return 2;
