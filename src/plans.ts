@@ -32,7 +32,7 @@ export class PlanError extends Error {
   override name = 'PlanError';
 }
 
-function isPlanName(raw: string): raw is PlanName {
+export function isPlanName(raw: string): raw is PlanName {
   return (PLAN_NAMES as readonly string[]).includes(raw);
 }
 

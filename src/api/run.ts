@@ -11,10 +11,11 @@ import { startVitest, type Vitest } from 'vitest/node';
 import { suiteOptions, VITE_OPTIONS } from './suite-options.js';
 import { loadCatalog } from '../catalog.js';
 import type { RunConfig } from '../run-config.js';
+import { isPlanName, planLimits } from '../plans.js';
 import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
 import type { LoggedExchange, Report } from '../report/types.js';
 import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
-import { startReferenceServer } from '../../fixtures/reference-server/index.js';
+import { referenceBehaviour, startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
@@ -22,6 +23,14 @@ import { haltedReport, type RunHalt } from './halt.js';
 
 /** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
 const EMBEDDED_WINDOW_SECONDS = 1;
+/**
+ * Without --plan, the embedded key has a quota of its own, as the spec's Enterprise plan does
+ * ("custom"): a window of 100 holds every request the run sends before its burst (the property
+ * runs are planned to fit it, src/session/budget-plan.ts), so the run's only wait is the
+ * Retry-After of the burst's 429 (RATE-005/006), instead of also waiting out a window the run's
+ * own requests used up (a Free key's 60). With --plan, the key is that plan's, with its limit.
+ */
+const EMBEDDED_CUSTOM_QUOTA = { perWindow: 100, perDay: 10_000 } as const;
 const MAX_BODY_BYTES = 1024 * 1024;
 export const ABORTED_MESSAGE = 'the run was aborted by its caller; nothing more was sent';
 const PREFLIGHT_HALTS: ReadonlySet<string> = new Set(['bad-key', 'wrong-base-url']);
@@ -40,9 +49,21 @@ interface Target {
 
 async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   if (options.baseUrl === undefined) {
-    const server = await startReferenceServer({ windowSeconds: EMBEDDED_WINDOW_SECONDS });
+    const plan = options.plan;
+    // A named plan's key is the reference server's own; a custom plan's key, and the key without
+    // --plan, get their quota per window (the embedded window is a second, not a minute).
+    const named = plan !== undefined && isPlanName(plan) ? plan : undefined;
+    const limits = plan === undefined || named !== undefined ? undefined : planLimits(plan);
+    const customQuota = named !== undefined ? undefined : limits === undefined ? EMBEDDED_CUSTOM_QUOTA : { perWindow: limits.perMinute, perDay: limits.perDay };
+    const customKey = `psk_custom_${randomBytes(12).toString('hex')}`;
+    const server = await startReferenceServer({
+      windowSeconds: EMBEDDED_WINDOW_SECONDS,
+      ...(customQuota === undefined
+        ? {}
+        : { keys: { [customKey]: 'free' }, behaviour: { quota: (p, ctx) => (ctx.auth?.key === customKey ? customQuota : referenceBehaviour.quota(p, ctx)) } }),
+    });
     // Only an explicit --plan: defaulting to the embedded key's plan would judge RATE-004 on a claim the user never made.
-    return { baseUrl: server.baseUrl, apiKey: server.keys.free, ...(options.plan === undefined ? {} : { plan: options.plan }), embedded: true, close: () => server.close() };
+    return { baseUrl: server.baseUrl, apiKey: named === undefined ? customKey : server.keys[named], ...(plan === undefined ? {} : { plan }), embedded: true, close: () => server.close() };
   }
   await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
   return {

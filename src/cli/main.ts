@@ -6,8 +6,10 @@
  *
  * The V8 flags on the first line keep the peak memory of a run (this process and the suite's
  * worker thread) about 20 MB lower: small young generations and a heap tuned for size, at no
- * measurable cost in time for a run that keeps little alive (see bench/).
+ * measurable cost in time for a run that keeps little alive (see bench/). v8-flags.ts sets them
+ * again for a start without that line (`node dist/src/cli/main.js`); it must stay the first import.
  */
+import './v8-flags.js';
 import { parseCommandLine, USAGE, type ReporterName, type RunOptions } from './args.js';
 import { costLine } from '../session/daily-quota.js';
 import { dailyQuotaPlan } from '../api/options.js';

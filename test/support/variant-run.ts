@@ -17,8 +17,6 @@ import { limiter } from './limiter.js';
 const DEFAULT_WINDOW_SECONDS = 1;
 /** A fixed seed makes each variant's property runs the same on every test run. */
 export const VARIANT_SEED = 20_240_601;
-/** CLI runs at once: each spends most of a core, and the machine has two. */
-const MAX_PARALLEL_RUNS = 3;
 
 export interface VariantRun {
   cli: CliResult;
@@ -31,6 +29,9 @@ export interface VariantRun {
   /** Requests the server received. */
   requests: number;
 }
+
+/** CLI runs at once from one test file: each spends most of a core, and the machine has two. */
+const MAX_PARALLEL_RUNS = 3;
 
 const slot = limiter(MAX_PARALLEL_RUNS);
 

@@ -1,0 +1,4 @@
+// Shard 3 of the variants table (support/variant-table.ts).
+import { describeVariantShard } from './support/variant-table.js';
+
+describeVariantShard(3);
