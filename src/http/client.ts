@@ -289,9 +289,13 @@ class Client implements ConformanceClient {
       this.inFlightKeyed++;
     }
     const seq = ++this.seq;
+    // Both clocks read together, before anything else runs: receivedAt (sentAt + elapsedMs) must never
+    // come out earlier than the answer really arrived, or requests in flight together (a burst) would
+    // be judged as one after the other (a GC pause or a slow progress write here once made a
+    // conforming server's Remaining appear to rise).
+    const started = performance.now();
     const sentAt = this.now();
     this.onSend?.(this.counters.requests);
-    const started = performance.now();
     const outcome = await this.transport.send(p);
     if (keyed) this.inFlightKeyed--;
     const elapsedMs = Math.round((performance.now() - started) * 1000) / 1000;
