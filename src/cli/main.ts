@@ -7,8 +7,8 @@
  * The V8 flags on the first line keep the peak memory of a run (this process and the suite's
  * worker thread) about 20 MB lower: small young generations, a heap tuned for size and no baseline
  * compiler (less CPU too), at no measurable cost in time for a run that keeps little alive (see
- * bench/). v8-flags.ts sets them
- * again for a start without that line (`node dist/src/cli/main.js`); it must stay the first import.
+ * bench/). v8-flags.ts sets them again for a start without that line (`node dist/src/cli/main.js`);
+ * it must stay the first import.
  */
 import './v8-flags.js';
 import { parseCommandLine, USAGE, type ReporterName, type RunOptions } from './args.js';
