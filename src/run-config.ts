@@ -39,6 +39,11 @@ export interface RunConfig {
   exchangeLog?: boolean;
   /** Absent: 'shared'. */
   keyMode?: KeyMode;
+  /**
+   * The client's margin on every rate-limit wait, in ms; absent: its default (250 ms, for other
+   * clocks and whole seconds). Set for the embedded reference server only (src/api/run.ts).
+   */
+  waitMarginMs?: number;
 }
 
 declare module 'vitest' {

@@ -167,6 +167,17 @@ describe('Retry-After of a 429', () => {
     expect(pacer.holdBeforeRetry(T0)).toBe(3_000 + MARGIN);
   });
 
+  it('adds the margin it is given instead of the default (the embedded server shares our clock)', () => {
+    const pacer = new Pacer({ waitMarginMs: 100 });
+    const see = observer(pacer);
+    see(429, { 'retry-after': '1' }, T0);
+    expect(pacer.holdBeforeRetry(T0)).toBe(1_100);
+    expect(pacer.holdBeforeExactRetry(T0)).toBe(1_100);
+    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(1_100);
+    see(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 1_100);
+    expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 1_100)?.ms).toBe(30_000 - 1_100 + 100);
+  });
+
   it('lets Retry-After, not the window of the same 429, decide the wait', () => {
     const pacer = new Pacer({});
     observer(pacer)(429, { 'retry-after': '5', ...windowHeaders('0', String(T0_SEC + 60)) }, T0);

@@ -49,6 +49,19 @@ describe('parseHttpDateAnyForm', () => {
     const parsed = parseHttpDateAnyForm('Thursday, 05-Dec-30 00:00:00 GMT', NOW);
     expect(parsed?.ms).toBe(Date.UTC(2030, 11, 5));
   });
+
+  it('gives the same answer for a value it parsed before, except where the century depends on now', () => {
+    // Parsed results are kept (every check reads the same Date headers again): a second call, at
+    // another time, must not tell anything else; an rfc850 date alone is read against its own now.
+    for (const value of ['Sun, 06 Nov 1994 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994', 'Mon, 06 Nov 1994 08:49:37 GMT', 'soon']) {
+      const first = parseHttpDateAnyForm(value, NOW);
+      expect(parseHttpDateAnyForm(value, Date.UTC(2090, 0, 1))).toEqual(first);
+    }
+    const rfc850 = 'Thursday, 05-Dec-30 00:00:00 GMT';
+    expect(parseHttpDateAnyForm(rfc850, NOW)?.ms).toBe(Date.UTC(2030, 11, 5));
+    // Read in 1990 it is 5 December 1930, a Friday: the weekday contradicts it.
+    expect(parseHttpDateAnyForm(rfc850, Date.UTC(1990, 0, 1))).toBeUndefined();
+  });
 });
 
 describe('parseRetryAfter', () => {

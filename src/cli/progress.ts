@@ -8,7 +8,7 @@ import type { ProgressListener } from '../../reporters/compliance.js';
 /** Shorter waits pass unmentioned in a CI log. */
 const LOGGED_WAIT_MS = 2_000;
 
-export function createProgress(stream: NodeJS.WriteStream, interactive: boolean): ProgressListener & { stop(): void } {
+export function createProgress(stream: Pick<NodeJS.WriteStream, 'write' | 'columns'>, interactive: boolean): ProgressListener & { stop(): void } {
   let current = '';
   let requests = 0;
   let waitUntil = 0;

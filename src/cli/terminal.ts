@@ -13,7 +13,7 @@ export interface Style {
   colour: boolean;
 }
 
-export function styleFor(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv): Style {
+export function styleFor(stream: Pick<NodeJS.WriteStream, 'isTTY'>, env: NodeJS.ProcessEnv): Style {
   return { colour: stream.isTTY === true && (env['NO_COLOR'] ?? '') === '' && env['TERM'] !== 'dumb' };
 }
 

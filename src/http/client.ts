@@ -45,6 +45,8 @@ export interface ClientOptions {
    * own timeout, so the run ends at most one timeout after the deadline.
    */
   deadlineAt?: number;
+  /** Added to every wait the rate limit asks for (default 250 ms; see WaitBounds in pacer.ts). */
+  waitMarginMs?: number;
   /** Extra PEM CA, trusted in addition to the system roots. */
   ca?: string;
   /**

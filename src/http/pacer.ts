@@ -24,6 +24,12 @@ export interface WaitBounds {
   maxWaitMs?: number | undefined;
   /** Unix ms of the run's deadline, if any. */
   deadlineAt?: number | undefined;
+  /**
+   * Added to every computed deadline (default 250 ms): server clocks and the rounding of
+   * Reset/Retry-After to seconds. The embedded reference server shares this process's clock and
+   * rounds both up, so it needs only the timers' own slack (src/api/run.ts).
+   */
+  waitMarginMs?: number | undefined;
 }
 
 /** A wait the pacer asks for before a send. */
@@ -39,8 +45,7 @@ export interface Refusal {
 }
 
 const DEFAULT_MAX_WAIT_MS = 65_000;
-/** Added to every computed deadline: server clocks and rounding of Reset/Retry-After to seconds. */
-const WAIT_MARGIN_MS = 250;
+const DEFAULT_WAIT_MARGIN_MS = 250;
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 32_000;
 /** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
@@ -56,6 +61,7 @@ const PROBE_MIN_WINDOW_LEFT_MS = 1_000;
 export class Pacer {
   private readonly maxWaitMs: number;
   private readonly deadlineAt: number | undefined;
+  private readonly waitMarginMs: number;
   private readonly limits: RateLimitState = {};
   private throttledCount = 0;
   /** 429s answered to requests sent after the previous 429 arrived: these alone grow the backoff and count towards a halt. */
@@ -74,6 +80,7 @@ export class Pacer {
   constructor(bounds: WaitBounds) {
     this.maxWaitMs = bounds.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.deadlineAt = bounds.deadlineAt;
+    this.waitMarginMs = bounds.waitMarginMs ?? DEFAULT_WAIT_MARGIN_MS;
   }
 
   get state(): Readonly<RateLimitState> {
@@ -135,11 +142,11 @@ export class Pacer {
     let reason = '';
     const retryAfterUntil = send.exactRetryAfter === true ? (this.retryAfterExactUntil ?? this.limits.retryAfterUntil) : this.limits.retryAfterUntil;
     if (retryAfterUntil !== undefined && retryAfterUntil > now) {
-      until = retryAfterUntil + WAIT_MARGIN_MS;
+      until = retryAfterUntil + this.waitMarginMs;
       reason = 'Retry-After of the last 429';
     }
     if (send.paced && send.keyed && this.windowExhausted(now, inFlightKeyed) && this.resetAtMs !== undefined) {
-      const windowEnd = this.resetAtMs + WAIT_MARGIN_MS;
+      const windowEnd = this.resetAtMs + this.waitMarginMs;
       if (windowEnd > until) {
         until = windowEnd;
         reason = 'X-RateLimit-Remaining is 0 until X-RateLimit-Reset';
@@ -151,7 +158,7 @@ export class Pacer {
   /** How long to wait before the single retry of a 429. */
   holdBeforeRetry(now: number): number {
     const until = this.limits.retryAfterUntil ?? now;
-    return Math.max(0, until - now) + WAIT_MARGIN_MS;
+    return Math.max(0, until - now) + this.waitMarginMs;
   }
 
   /**
@@ -161,7 +168,7 @@ export class Pacer {
    */
   holdBeforeExactRetry(now: number): number {
     const until = this.retryAfterExactUntil ?? this.limits.retryAfterUntil ?? now;
-    return Math.max(0, until - now) + WAIT_MARGIN_MS;
+    return Math.max(0, until - now) + this.waitMarginMs;
   }
 
   /**

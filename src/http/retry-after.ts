@@ -62,16 +62,34 @@ function monthIndex(name: string): number {
   return MONTHS.indexOf(name as (typeof MONTHS)[number]);
 }
 
+type ParsedHttpDate = Readonly<{ ms: number; form: HttpDateForm }>;
+
+/**
+ * Values already parsed, when the answer does not depend on nowMs (every form but rfc850-date):
+ * a run's checks and its window planning read the Date header of every response several times
+ * (the window top-up reads the last 40 at every send), and consecutive responses share a second.
+ */
+const PARSED_DATES = new Map<string, { parsed: ParsedHttpDate | undefined }>();
+const PARSED_DATES_MAX = 256;
+
 /**
  * Parses any of the three HTTP-date formats, as recipients must (RFC 9110 5.6.7), and says
  * which one it was. nowMs resolves the two-digit year of rfc850-date.
  */
-export function parseHttpDateAnyForm(
-  value: string | undefined,
-  nowMs: number = Date.now(),
-): { ms: number; form: HttpDateForm } | undefined {
+export function parseHttpDateAnyForm(value: string | undefined, nowMs: number = Date.now()): ParsedHttpDate | undefined {
   if (value === undefined) return undefined;
+  const known = PARSED_DATES.get(value);
+  if (known !== undefined) return known.parsed;
   const v = trimOws(value);
+  const parsed = parseHttpDateUncached(v, nowMs);
+  if (!RFC850_DATE.test(v)) {
+    if (PARSED_DATES.size >= PARSED_DATES_MAX) PARSED_DATES.clear();
+    PARSED_DATES.set(value, { parsed: parsed === undefined ? undefined : Object.freeze(parsed) });
+  }
+  return parsed;
+}
+
+function parseHttpDateUncached(v: string, nowMs: number): { ms: number; form: HttpDateForm } | undefined {
 
   const imf = IMF_FIXDATE.exec(v);
   if (imf) {

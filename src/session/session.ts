@@ -101,6 +101,7 @@ export class Session {
       maxRequests: config.maxRequests,
       maxWaitMs: config.maxWaitMs,
       ...(config.deadlineAt === undefined ? {} : { deadlineAt: config.deadlineAt }),
+      ...(config.waitMarginMs === undefined ? {} : { waitMarginMs: config.waitMarginMs }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
       // The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit.
       limitProbe: (advertised) => this.isSelected('RATE-005') && limitFromPlan(config.plan, advertised) !== undefined,

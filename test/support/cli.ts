@@ -16,13 +16,21 @@ export interface CliResult {
   ms: number;
 }
 
+/**
+ * The environment every CLI run of the tests starts from: no colours, and nothing of the test
+ * process's own (a CI's GITHUB_STEP_SUMMARY, a user's PETSTORE_API_KEY). TMPDIR passes through so
+ * the CLI's own temporary files land where the run's leftover check looks.
+ */
+export function cliEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }) };
+}
+
 /** `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory. */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, before: readonly string[] = []): Promise<CliResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...before, CLI, ...args], {
-      // TMPDIR passes through so the CLI's own temporary files land where the run's leftover check looks.
-      env: { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }), ...env },
+      env: { ...cliEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

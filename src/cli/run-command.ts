@@ -1,0 +1,77 @@
+/**
+ * The CLI's main command, a conformance run, with the console and environment it is given rather
+ * than the process's own: main.ts passes process.stdout/stderr/env, and the self-test runs the
+ * variants table through it in one long-lived process (test/support/variant-run.ts), the same
+ * parsing, library call, report files, console output and exit code without a process start each.
+ */
+import type { ReporterName, RunOptions } from './args.js';
+import { costLine } from '../session/daily-quota.js';
+import { dailyQuotaPlan, keyModeOf } from '../api/options.js';
+import { runConformance } from '../api/run.js';
+import { libraryOptions } from './library-options.js';
+import { createProgress } from './progress.js';
+import { haltLine, nothingJudged, nothingJudgedLine, renderSummary, styleFor } from './terminal.js';
+import { toolInfo } from '../tool-info.js';
+import { exitCodeOf } from '../report/build.js';
+import { appendStepSummary, writeReports } from '../report/write.js';
+import { renderContextOfFile } from '../report/digest.js';
+import { RENDERERS } from '../report/renderers.js';
+import { join, resolve } from 'node:path';
+
+/** Where the command writes: a terminal's streams, or anything that takes text. */
+export interface CliIo {
+  stdout: Pick<NodeJS.WriteStream, 'write' | 'isTTY'>;
+  stderr: Pick<NodeJS.WriteStream, 'write' | 'isTTY' | 'columns'>;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Before the first request: what the opt-in costs, so a user can still stop it. */
+function dailyQuotaNotice(command: RunOptions): string {
+  const plan = dailyQuotaPlan(command.plan, command.baseUrl);
+  const budget = `request budget ${command.maxRequests}`;
+  if (plan === undefined) return `RATE-007 (--exhaust-daily-quota): the daily quota is known once X-RateLimit-Limit names a plan; ${budget}`;
+  return `${costLine(plan)}; ${budget}`;
+}
+
+/** Runs the suite as `command` says, writes the reports and the console summary; resolves to the exit code. */
+export async function runCommand(command: RunOptions, io: CliIo): Promise<number> {
+  const target = command.baseUrl ?? 'the embedded reference server';
+  const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
+  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})\n`);
+  if (command.exhaustDailyQuota) io.stderr.write(`${dailyQuotaNotice(command)}\n`);
+  const progress = createProgress(io.stderr, io.stderr.isTTY === true);
+  let report;
+  try {
+    report = await runConformance(await libraryOptions(command, { progress }));
+  } finally {
+    progress.stop();
+  }
+  const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
+  const summaryPath = await appendStepSummary(report, io.env, await renderContextOfFile(join(resolve(command.reportDir), RENDERERS.json.fileName)));
+  if (summaryPath !== undefined) paths.push(summaryPath);
+  const style = styleFor(io.stdout, io.env);
+  const halted = haltLine(report);
+  if (nothingJudged(report)) {
+    // At most three lines in all: what was tested, why nothing was judged and the fix, where the table is.
+    io.stderr.write(`petstore-conformance: ${halted}\n`);
+    io.stdout.write(nothingJudgedLine(report, paths, style));
+    return exitCodeOf(report);
+  }
+  io.stdout.write(renderSummary(report, paths, style));
+  if (command.baseUrl !== undefined && !command.baseUrl.endsWith('/v1')) {
+    io.stderr.write(`warning: the base URL does not end in /v1, as the spec's addresses do (§ 9)\n`);
+  }
+  if (halted !== undefined) io.stderr.write(`petstore-conformance: ${halted}\n`);
+  return exitCodeOf(report);
+}
+
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? text).trim();
+}
+
+/** The one line the CLI prints for an error before it exits 2: the user's mistake, or an internal error. */
+export function failureLine(error: unknown): string {
+  const usage = typeof error === 'object' && error !== null && 'exitCode' in error && error.exitCode === 2;
+  return `petstore-conformance: ${usage ? '' : 'internal error: '}${oneLine(error)}\n`;
+}
