@@ -24,6 +24,13 @@ describe('planTopUp', () => {
     expect(plan?.spendCap).toBe(121);
   });
 
+  it('tops up a window the run has used nearly up with all it has left at once, late enough', () => {
+    // 9 requests at 80 ms need every sender at once only in the last 160 ms, and one round trip must still fit.
+    expect(planTopUp(slow(8, 400))).toBeUndefined();
+    expect(planTopUp(slow(8, 150))).toMatchObject({ kind: 'burst', expected: 9, concurrency: 9, windowLeftMs: 150 });
+    expect(planTopUp(slow(8, 60))).toBeUndefined();
+  });
+
   it('lets a window go that the run has used too little of, or that is too nearly over', () => {
     expect(planTopUp(slow(55, 600))).toBeUndefined();
     expect(planTopUp(slow(30, 100))).toBeUndefined();
