@@ -29,6 +29,8 @@ export const TOP_UP_FROM_CONCURRENCY = 10;
  * passes from 10 to 14 over one or two requests).
  */
 const TOP_UP_MAX_CONCURRENCY = (7 * MAX_CONCURRENCY) / 16;
+/** Cases sent together go on until the top-up needs this many senders a round trip later: they use the window faster than the clock does. */
+const TOP_UP_APPROACH_CONCURRENCY = 12;
 /**
  * The run cannot fill a window alone when limit x latency exceeds the window by this much: the
  * margin keeps a fast target whose latency the machine's load inflates out of it.
@@ -98,11 +100,14 @@ export function planTopUp(inputs: BurstInputs): Planned | undefined {
 }
 
 /**
- * Whether the top-up's moment is near (half the senders it waits for would already be needed):
- * a run sending cases together goes back to one at a time then, so that moment is not skipped.
+ * Whether the top-up's moment is near (three quarters of the senders it waits for would already be
+ * needed): a run sending cases together goes back to one at a time then, so that moment is not
+ * skipped. Not sooner: cases sent together use the window up about as fast as its time runs out,
+ * so the senders needed grow slowly while they go, and one at a time the window is used far less.
  * `inputs.remaining` should leave out the requests in flight.
  */
 export function topUpApproaching(inputs: BurstInputs): boolean {
-  const need = topUpNeed(inputs);
-  return need !== undefined && need.concurrency * 2 >= startingConcurrency(need.expected);
+  // Judged one round trip ahead: the requests in flight must be answered before the top-up goes.
+  const need = topUpNeed({ ...inputs, serverNowMs: inputs.serverNowMs + inputs.latencyMs });
+  return need !== undefined && need.concurrency >= Math.min(TOP_UP_APPROACH_CONCURRENCY, need.expected);
 }
