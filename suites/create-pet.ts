@@ -130,6 +130,8 @@ describe('4.2 createPet', () => {
           examples: invalidNewPetExamples().map((input) => ({ label: input.kind, input })),
           classes: 'invalid classes',
           classOf: (input) => input.kind,
+          // Each is refused (or not) on its own; the bracket is the creations before the first and after the last.
+          examplesTogether: true,
         },
       );
     } finally {

@@ -41,6 +41,17 @@ describe('other clients of the key', () => {
     expect(describeOtherUse(use, 'shared')).toMatch(/^another client used at least 19 of this window's 60 requests \(.*between exchanges 1 and 20/);
   });
 
+  it('measures across requests sent together, counting them as the run\'s own, with no gap counted twice', () => {
+    // 1 answered, then 2..5 in flight together (sent at the same moment), then 6 after all were answered.
+    const together = [2, 3, 4, 5].map((n) => nth(n, 58 - n, { sentAt: NOW_MS + 20, elapsedMs: 5 + n }));
+    const run = [nth(1, 58), ...together, nth(6, 50)];
+    // Remaining fell by 8 from 1 to 6 and the run's own 2..6 explain 5, so another client used 3. The
+    // gaps are 1-2 (2..5 may all have been counted in it) and 2-6 (3..6 may have been): a lower bound, 2.
+    expect(otherUseOf(run)).toMatchObject({ windows: 1, largestGap: 2n });
+    // Before, the requests in flight together ended every gap: nothing was measured.
+    expect(otherUseOf(run).busiest?.last.seq).toBe(6);
+  });
+
   it('records it on a shared key and fails RATE-002 with the figures on a dedicated one', () => {
     const run = falling(20, 2);
     const shared = judgeKeyUse(run, 'shared');

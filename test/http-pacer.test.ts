@@ -467,3 +467,27 @@ describe('the limit probe (the request over a used-up window)', () => {
     expect(later.holdBeforeExactRetry(T0 + 1_000)).toBe(2_000 + MARGIN);
   });
 });
+
+describe('Pacer.roomToOverlap: one more request alongside those in flight', () => {
+  it('only while the last Remaining, less everything in flight and the new one, leaves one to spare', () => {
+    const pacer = new Pacer({});
+    expect(pacer.roomToOverlap(0, T0)).toBe(false);
+    observer(pacer)(200, windowHeaders('5', String(T0_SEC + 3)), T0);
+    expect(pacer.roomToOverlap(3, T0)).toBe(true);
+    expect(pacer.roomToOverlap(4, T0)).toBe(false);
+    // Once Reset has passed the Remaining seen is stale: nothing says the window has room.
+    expect(pacer.roomToOverlap(0, T0 + 3_000)).toBe(false);
+  });
+
+  it('never once a 429 was met, nor without a Reset', () => {
+    const throttled = new Pacer({});
+    const observe = observer(throttled);
+    observe(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
+    observe(200, windowHeaders('50', String(T0_SEC + 30)), T0 + 2_000);
+    expect(throttled.roomToOverlap(0, T0 + 2_000)).toBe(false);
+
+    const noReset = new Pacer({});
+    observer(noReset)(200, { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '50' }, T0);
+    expect(noReset.roomToOverlap(0, T0)).toBe(false);
+  });
+});

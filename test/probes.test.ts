@@ -50,6 +50,24 @@ describe('ProbeLedger: one probe, one marker', () => {
     expect(probes.refused('CREATE-004').size).toBe(0);
     expect(probes.creations.map((c) => c.id)).toEqual([5n]);
     expect(probes.lastCreateAccepted).toBe(false);
+    expect(probes.bracketOpen).toBe(false);
+  });
+
+  it('keeps a bracket open across refused createPets only: a 429 or a 5xx closes it', () => {
+    const probes = new ProbeLedger(RUN);
+    expect(probes.bracketOpen).toBe(false);
+    probes.note(post(named(probes.next()), 400));
+    expect(probes.bracketOpen).toBe(false);
+    probes.note(post(named(probes.next()), 201, { id: 1 }));
+    probes.note(post(named(probes.next(), ',"status":"adopted"'), 400));
+    probes.note(post(named(probes.next()), 401, { auth: 'none' }));
+    expect(probes.lastCreateAccepted).toBe(false);
+    expect(probes.bracketOpen).toBe(true);
+    probes.note(post(named(probes.next()), 429));
+    expect(probes.bracketOpen).toBe(false);
+    probes.note(post(named(probes.next()), 201, { id: 2 }));
+    probes.note(post(named(probes.next()), 500));
+    expect(probes.bracketOpen).toBe(false);
   });
 
   it('knows the pets made from bodies that should have been refused, and PET-001 notes them instead of failing', () => {

@@ -4,7 +4,7 @@
  * what that window has left; and the server clock it is timed by, read from Date headers.
  */
 import { describe, expect, it } from 'vitest';
-import { latestServerNow, planTopUp, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
+import { latestServerNow, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
 import type { BurstInputs } from '../src/session/burst-plan.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
 
@@ -24,6 +24,13 @@ describe('planTopUp', () => {
     expect(plan?.spendCap).toBe(121);
   });
 
+  it('tops up a window the run has used nearly up with all it has left at once, late enough', () => {
+    // 9 requests at 80 ms need every sender at once only in the last 160 ms, and one round trip must still fit.
+    expect(planTopUp(slow(8, 400))).toBeUndefined();
+    expect(planTopUp(slow(8, 150))).toMatchObject({ kind: 'burst', expected: 9, concurrency: 9, windowLeftMs: 150 });
+    expect(planTopUp(slow(8, 60))).toBeUndefined();
+  });
+
   it('lets a window go that the run has used too little of, or that is too nearly over', () => {
     expect(planTopUp(slow(55, 600))).toBeUndefined();
     expect(planTopUp(slow(30, 100))).toBeUndefined();
@@ -40,6 +47,16 @@ describe('planTopUp', () => {
     expect(planTopUp(slow(34, 520, { plan: undefined, limit: 57 }))).toBeUndefined();
     expect(planTopUp(slow(34, 520, { reset: 5 }))).toBeUndefined();
     expect(planTopUp(slow(34, 520, { remaining: undefined }))).toBeUndefined();
+  });
+});
+
+describe('topUpApproaching', () => {
+  it('tells cases sent together to go one at a time a round trip before the top-up needs 12 senders', () => {
+    // 21 requests at 80 ms: 11 senders needed with 320 ms left (400 - 80), 13 with 270 ms left.
+    expect(topUpApproaching(slow(20, 400))).toBe(false);
+    expect(topUpApproaching(slow(20, 350))).toBe(true);
+    // Never where no top-up is planned at all: a window the run has used too little of.
+    expect(topUpApproaching(slow(55, 200))).toBe(false);
   });
 });
 

@@ -57,8 +57,10 @@ const absoluteReset = (ex: Exchange): bigint | undefined => {
 };
 
 /**
- * The gaps between consecutive served keyed responses of one window (the same absolute Reset),
- * where the first was answered before the second was sent: only then is there an order to read.
+ * The gaps between served keyed responses of one window (the same absolute Reset), each from the
+ * end of the one before, where the first was answered before the second was sent: only then is
+ * there an order to read. A response in flight with the gap's start (requests sent together) is
+ * passed over, and counted as the run's own in the gap that spans it, so no gap overlaps another.
  */
 function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
   const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429);
@@ -66,8 +68,9 @@ function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
   let previous: Exchange | undefined;
   for (const ex of served) {
     const from = previous;
+    if (from !== undefined && receivedAt(from) > ex.sentAt) continue;
     previous = ex;
-    if (from === undefined || receivedAt(from) > ex.sentAt) continue;
+    if (from === undefined) continue;
     const reset = absoluteReset(ex);
     const before = rateLimitValue(from, 'x-ratelimit-remaining');
     const after = rateLimitValue(ex, 'x-ratelimit-remaining');

@@ -8,6 +8,7 @@
  * (a choice: no --plan, --read-only, an opt-in not given) and deselection by --only are reported
  * as not exercised, which never blocks the word "conforms".
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { test } from 'vitest';
 import type { TestContext } from 'vitest';
 import fc from 'fast-check';
@@ -70,6 +71,12 @@ export interface PropertyOptions<T> {
   classes?: string;
   /** The class of a random input, so a shrunk counterexample is named like the examples. */
   classOf?: (input: T) => string;
+  /**
+   * The examples are independent (no one creates what another needs or reads another's answer):
+   * send a few at a time while the key's window has room (Session.together). Their findings are
+   * still reported in the examples' order.
+   */
+  examplesTogether?: boolean;
 }
 
 export class RequirementRun {
@@ -81,8 +88,8 @@ export class RequirementRun {
   stoppedBy: string | undefined;
   /** The first exchange the test relied on whose body was cut at the client's cap. */
   #capped: Exchange | undefined;
-  /** The property case being tried, named on the exchanges it sends ("fixed case not-json"). */
-  #case: string | undefined;
+  /** The property case being tried, named on the exchanges it sends ("fixed case not-json"); per async context, as cases may run together. */
+  readonly #case = new AsyncLocalStorage<string>();
 
   constructor(id: string, session: Session) {
     this.id = id;
@@ -93,7 +100,8 @@ export class RequirementRun {
   /** Send through the shared client, tagged with this requirement (and the property case being tried). */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
     await this.session.beforeSend();
-    const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (this.#case === undefined ? this.id : `${this.id} ${this.#case}`) });
+    const label = this.#case.getStore();
+    const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (label === undefined ? this.id : `${this.id} ${label}`) });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
     this.#noteCapped(ex);
     return ex;
@@ -166,9 +174,8 @@ export class RequirementRun {
     /** Runs the probe; undefined when the client stopped the run. */
     const attempt = async (input: T, label: string): Promise<Finding[] | undefined> => {
       if (stopped !== undefined) return undefined;
-      this.#case = label;
       try {
-        const findings = await probe(input);
+        const findings = await this.#case.run(label, () => probe(input));
         const own = findings.filter((f) => f.kind === 'violation' && f.requirement === this.id);
         this.record(findings.filter((f) => !own.includes(f)));
         completed += 1;
@@ -179,16 +186,21 @@ export class RequirementRun {
         stopped = client.message;
         this.stoppedBy = client.code;
         return undefined;
-      } finally {
-        this.#case = undefined;
       }
     };
     // A replay re-sends exactly the shrunk counterexample a saved report names, nothing else.
     if (replay === undefined) {
-      for (const example of options.examples ?? []) {
-        const own = await attempt(example.input, `fixed case ${example.label}`);
+      const examples = options.examples ?? [];
+      const outcomes: Array<Finding[] | undefined> = [];
+      const tryExample = async (example: PropertyExample<T>, index: number): Promise<void> => {
+        outcomes[index] = await attempt(example.input, `fixed case ${example.label}`);
+      };
+      if (options.examplesTogether === true) await this.session.together(examples, tryExample);
+      else for (const [index, example] of examples.entries()) await tryExample(example, index);
+      examples.forEach((example, index) => {
+        const own = outcomes[index];
         if (own !== undefined && own.length > 0) failed.push({ label: example.label, violations: own });
-      }
+      });
     }
     let failing: Finding[] | undefined;
     let shrinkCalls = 0;

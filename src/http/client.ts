@@ -83,6 +83,14 @@ export interface ConformanceClient {
   readonly stopped: { reason: HaltReason; message: string } | undefined;
   /** The run's limit probe (see ClientOptions.limitProbe), once it was sent: the request sent over the limit. */
   readonly limitProbe: Exchange | undefined;
+  /**
+   * Whether one more keyed request may be sent while `inFlight` others are unanswered: the window
+   * keeps a request to spare after all of them, no 429 was met and no Retry-After is pending (see
+   * Pacer.roomToOverlap). False whenever Remaining is unknown.
+   */
+  mayOverlap(inFlight: number): boolean;
+  /** Keyed requests sent and not answered yet. */
+  readonly keyedInFlight: number;
   remainingBudget(): number;
   /** Stop sending from now on: every later send throws RunHaltedError(reason). */
   stop(reason: HaltReason, message: string): void;
@@ -175,6 +183,14 @@ class Client implements ConformanceClient {
 
   get limitProbe(): Exchange | undefined {
     return this.probe;
+  }
+
+  get keyedInFlight(): number {
+    return this.inFlightKeyed;
+  }
+
+  mayOverlap(inFlight: number): boolean {
+    return this.pacer.roomToOverlap(Math.max(inFlight, this.inFlightKeyed), this.now());
   }
 
   remainingBudget(): number {

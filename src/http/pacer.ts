@@ -194,6 +194,20 @@ export class Pacer {
     return this.limits.remaining === 0 && this.resetAtMs !== undefined && this.resetAtMs - now >= PROBE_MIN_WINDOW_LEFT_MS;
   }
 
+  /**
+   * Whether a keyed request may be sent while `inFlight` keyed requests are unanswered (a few
+   * independent cases sent together): the window's last Remaining, less every request in flight
+   * and this one, still leaves one to spare, and no 429 was met nor Retry-After is pending. The
+   * spare one is sent alone, so the pacer's hold and the limit probe see it as on a sequential
+   * run. Unknown Remaining or Reset: never, nothing says the window has room.
+   */
+  roomToOverlap(inFlight: number, now: number): boolean {
+    const { remaining } = this.limits;
+    if (remaining === undefined || this.resetAtMs === undefined || this.resetAtMs <= now) return false;
+    if (this.throttledCount > 0 || (this.limits.retryAfterUntil ?? 0) > now) return false;
+    return remaining - inFlight - 1 >= 1;
+  }
+
   /** Why a wait of `ms` must not be made (too long, or past the deadline); undefined when it may. */
   refuseWait(ms: number, reason: string, now: number): Refusal | undefined {
     if (ms > this.maxWaitMs) {

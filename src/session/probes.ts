@@ -30,6 +30,8 @@ export class ProbeLedger {
   readonly #refused = new Map<RefusalRequirement, Map<string, Exchange>>();
   readonly #creations: Creation[] = [];
   #lastAccepted = false;
+  /** A creation was accepted and every createPet answered since was refused with a 4xx (not a 429). */
+  #acceptedThenRefused = false;
 
   constructor(runId: string) {
     this.#prefix = `pc-${runId}-`;
@@ -58,6 +60,7 @@ export class ProbeLedger {
     if (operationOf(ex) !== 'createPet' || ex.response === undefined) return;
     const status = ex.response.status;
     this.#lastAccepted = status >= 200 && status < 300;
+    this.#acceptedThenRefused = this.#lastAccepted || (this.#acceptedThenRefused && status >= 400 && status < 500 && status !== 429);
     if (this.#lastAccepted) this.#noteCreations(ex);
     const marker = this.markerIn(ex.request.body ?? '');
     if (marker === undefined) return;
@@ -102,6 +105,15 @@ export class ProbeLedger {
   /** Whether the latest createPet of the run was accepted: its id then opens a bracket at no cost. */
   get lastCreateAccepted(): boolean {
     return this.#lastAccepted;
+  }
+
+  /**
+   * Whether the latest accepted creation can open a bracket for requests refused from now on at no
+   * cost: only refused createPets (4xx, not 429) followed it. A pet such a request stored anyway
+   * carries that request's marker, so it is accounted for in any bracket it falls in.
+   */
+  get bracketOpen(): boolean {
+    return this.#acceptedThenRefused;
   }
 
   /** Every creation the service accepted in this run, in order (ids exact). */

@@ -24,9 +24,9 @@ import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
 import { ProbeLedger, type RefusalRequirement } from './probes.js';
 import { idOf } from './ids.js';
-import { limitFromPlan, type BurstPlan } from './burst-plan.js';
+import { limitFromPlan, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
-import { latestServerNow, planTopUp } from './window-top-up.js';
+import { latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
 import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
 import { isClientError } from '../http/errors.js';
 
@@ -47,6 +47,12 @@ export interface TopUp {
   runInWindow: number;
   recovery?: Exchange;
 }
+
+/**
+ * Independent cases of one test sent together at most: a few, so the run's own requests can use up
+ * a short window (the limit probe then decides RATE-005 for one request) without a burst's load.
+ */
+export const CASES_AT_ONCE = 4;
 
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
@@ -89,6 +95,8 @@ export class Session {
   topUp: TopUp | undefined;
   /** Set once RATE-005's own test starts, or once a top-up was tried: one per run at most. */
   #topUpClosed = false;
+  /** True while the mid-run burst and its recovery request are being sent: nothing else overlaps them. */
+  #toppingUp = false;
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -126,14 +134,13 @@ export class Session {
    * dropped, and RATE-005 then sends its burst at the end as without it.
    */
   async beforeSend(): Promise<void> {
-    if (this.#topUpClosed || !this.isSelected('RATE-005')) return;
     const { client } = this;
-    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return;
-    const serverNowMs = latestServerNow(client.exchanges, Date.now());
-    if (serverNowMs === undefined) return;
-    const plan = planTopUp({ ...burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE), serverNowMs });
+    // Planned on the window's Remaining, which requests still in flight (cases sent together) do not show yet.
+    const inputs = client.keyedInFlight > 0 ? undefined : this.#topUpInputs(0);
+    const plan = inputs === undefined ? undefined : planTopUp(inputs);
     if (plan === undefined) return;
     this.#topUpClosed = true;
+    this.#toppingUp = true;
     const runInWindow = plan.tested.limit + 1 - plan.expected;
     const send = (extra: Partial<SendRequest>): Promise<Exchange> =>
       client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, purpose: 'RATE-005', ...extra });
@@ -148,7 +155,51 @@ export class Session {
     } catch (error) {
       // The test that was about to send meets the same stop (halt, budget) and reports it.
       if (!isClientError(error)) throw error;
+    } finally {
+      this.#toppingUp = false;
     }
+  }
+
+  /** What a top-up would be planned on now, with `inFlight` requests counted off Remaining; undefined when none may be sent any more. */
+  #topUpInputs(inFlight: number): BurstInputs | undefined {
+    if (this.#topUpClosed || !this.isSelected('RATE-005')) return undefined;
+    const { client } = this;
+    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
+    const serverNowMs = latestServerNow(client.exchanges, Date.now());
+    if (serverNowMs === undefined) return undefined;
+    const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE);
+    return { ...inputs, ...(inputs.remaining === undefined ? {} : { remaining: Math.max(0, inputs.remaining - inFlight) }), serverNowMs };
+  }
+
+  /**
+   * Runs `run` on every item, up to CASES_AT_ONCE at a time while the key's window has room for
+   * them all and one to spare (ConformanceClient.mayOverlap): otherwise one at a time, so the
+   * last request of a window, the limit probe, a 429's wait and the mid-run burst each meet a run
+   * with nothing of its own in flight. For a test's independent cases (requests that neither
+   * create what another needs nor depend on another's answer). Every item runs; the earliest
+   * item's error is thrown once all have settled.
+   */
+  async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>): Promise<void> {
+    const running = new Set<Promise<void>>();
+    const roomForOneMore = (): boolean => {
+      if (running.size >= CASES_AT_ONCE || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
+      const inputs = this.#topUpInputs(running.size);
+      return inputs === undefined || !topUpApproaching(inputs);
+    };
+    const failures = new Map<number, unknown>();
+    for (const [index, item] of items.entries()) {
+      while (running.size > 0 && !roomForOneMore()) await Promise.race(running);
+      const task: Promise<void> = run(item, index)
+        .catch((error: unknown) => {
+          failures.set(index, error);
+        })
+        .finally(() => running.delete(task));
+      running.add(task);
+    }
+    await Promise.all(running);
+    // The error of the earliest item, as when they run one after another, whatever finished first.
+    const first = Math.min(...failures.keys());
+    if (failures.has(first)) throw failures.get(first);
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */
@@ -213,13 +264,15 @@ export class Session {
   }
 
   /**
-   * Makes sure a valid creation directly precedes the first request of a requirement that may be
-   * refused, so its refused requests can be bracketed by two ids with nothing else refused between
-   * (suites/rejected-writes.ts). Free when the run's latest createPet was accepted.
+   * Makes sure a valid creation precedes the first request of a requirement that may be refused,
+   * with nothing but refused createPets between, so its refused requests can be bracketed by two
+   * ids (suites/rejected-writes.ts). Free when the run's latest createPet was accepted, or was
+   * refused like every one since the last accepted: AUTH-004's refused requests then share
+   * CREATE-004's bracket (a pet stored from any refused request carries that request's marker).
    */
   openBracket(requirement: RefusalRequirement): Promise<void> {
     return this.memo(`bracket-open-${requirement}`, async () => {
-      if (this.probes.lastCreateAccepted) return;
+      if (this.probes.bracketOpen) return;
       await this.createMarked('bracket');
     });
   }

@@ -17,7 +17,8 @@ import { concurrencyFor, MAX_CONCURRENCY, planBurst, windowLeftMs, type BurstInp
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
 /**
- * The top-up waits until filling the window needs this many senders at once: late (the later, the
+ * The top-up waits until filling the window needs this many senders at once (or all of them, when
+ * the window has fewer left): late (the later, the
  * more of the window the run's own requests have used), while the senders still fit the top-up
  * into half of the time left.
  */
@@ -28,6 +29,8 @@ export const TOP_UP_FROM_CONCURRENCY = 10;
  * passes from 10 to 14 over one or two requests).
  */
 const TOP_UP_MAX_CONCURRENCY = (7 * MAX_CONCURRENCY) / 16;
+/** Cases sent together go on until the top-up needs this many senders a round trip later: they use the window faster than the clock does. */
+const TOP_UP_APPROACH_CONCURRENCY = 12;
 /**
  * The run cannot fill a window alone when limit x latency exceeds the window by this much: the
  * margin keeps a fast target whose latency the machine's load inflates out of it.
@@ -64,11 +67,11 @@ export function latestServerNow(exchanges: readonly Exchange[], now: number): nu
 }
 
 /**
- * The burst to send now, on top of the run's own requests, or undefined: only for a limit from
- * the plan table, when the run alone cannot use up a window, and when the window the run is in
- * has reached the moment described above. `serverNowMs` should be latestServerNow's.
+ * The burst this window would take, whenever it is sent, or undefined where no top-up is ever
+ * planned: only for a limit from the plan table, when the run alone cannot use up a window, and
+ * once the run has used a third of the window or more.
  */
-export function planTopUp(inputs: BurstInputs): Planned | undefined {
+function topUpNeed(inputs: BurstInputs): Planned | undefined {
   const plan = planBurst(inputs);
   const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
   const { remaining, windowMs } = inputs;
@@ -78,7 +81,33 @@ export function planTopUp(inputs: BurstInputs): Planned | undefined {
   if (remaining > (2 * plan.tested.limit) / 3) return undefined;
   // What this window has left, not a fresh window: planBurst would wait for one this late in a window.
   const expected = remaining + 1;
-  const concurrency = concurrencyFor(expected, inputs.latencyMs, left);
-  if (concurrency < TOP_UP_FROM_CONCURRENCY || concurrency > TOP_UP_MAX_CONCURRENCY) return undefined;
-  return { kind: 'burst', tested: plan.tested, expected, windowLeftMs: left, concurrency, spendCap: plan.spendCap };
+  return { kind: 'burst', tested: plan.tested, expected, windowLeftMs: left, concurrency: concurrencyFor(expected, inputs.latencyMs, left), spendCap: plan.spendCap };
+}
+
+/** Senders the top-up waits for: TOP_UP_FROM_CONCURRENCY, or all of them when the window has fewer left (the run's cases sent together used it nearly up). */
+const startingConcurrency = (expected: number): number => Math.min(TOP_UP_FROM_CONCURRENCY, expected);
+
+/**
+ * The burst to send now, on top of the run's own requests, or undefined: see topUpNeed, and only
+ * when the window the run is in has reached the moment described above (with fewer requests
+ * left than TOP_UP_FROM_CONCURRENCY, once all at once are needed and one round trip still fits).
+ * `serverNowMs` should be latestServerNow's.
+ */
+export function planTopUp(inputs: BurstInputs): Planned | undefined {
+  const need = topUpNeed(inputs);
+  if (need === undefined || need.concurrency < startingConcurrency(need.expected) || need.concurrency > TOP_UP_MAX_CONCURRENCY) return undefined;
+  return need.expected < TOP_UP_FROM_CONCURRENCY && need.windowLeftMs < inputs.latencyMs ? undefined : need;
+}
+
+/**
+ * Whether the top-up's moment is near (three quarters of the senders it waits for would already be
+ * needed): a run sending cases together goes back to one at a time then, so that moment is not
+ * skipped. Not sooner: cases sent together use the window up about as fast as its time runs out,
+ * so the senders needed grow slowly while they go, and one at a time the window is used far less.
+ * `inputs.remaining` should leave out the requests in flight.
+ */
+export function topUpApproaching(inputs: BurstInputs): boolean {
+  // Judged one round trip ahead: the requests in flight must be answered before the top-up goes.
+  const need = topUpNeed({ ...inputs, serverNowMs: inputs.serverNowMs + inputs.latencyMs });
+  return need !== undefined && need.concurrency >= Math.min(TOP_UP_APPROACH_CONCURRENCY, need.expected);
 }
