@@ -4,7 +4,8 @@
  * plausible, stable Limit (RATE-008).
  */
 import { describe, expect, it } from 'vitest';
-import { checkEarly429, findEarly429s, sharedKeyAllowance } from '../src/checks/early-429.js';
+import { checkEarly429, findEarly429s } from '../src/checks/early-429.js';
+import { sharedKeyAllowance } from '../src/checks/key-use.js';
 import { checkRateLimitHeaders } from '../src/checks/rate-limit-headers.js';
 import { checkLimitStable, checkRateLimitPair, checkRefillBeforeReset } from '../src/checks/rate-limit-sequence.js';
 import { checkRetryAfterAgreesWithReset, checkRetryHonoured } from '../src/checks/retry-after-reset.js';

@@ -15,7 +15,6 @@ import type { KeyMode } from '../run-config.js';
 import { observation, violation, type Finding } from './finding.js';
 import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
 
-export { sharedKeyAllowance } from './key-use.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
 
