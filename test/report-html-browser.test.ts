@@ -43,8 +43,29 @@ interface Opened {
   failed: string[];
   consoleErrors: string[];
   dialogs: string[];
-  page: Awaited<ReturnType<BrowserContext['newPage']>>;
+  page: Page;
   url: string;
+}
+
+type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
+type Shootable = Pick<Page, 'screenshot'>;
+
+/**
+ * The screenshots are artefacts for a human to look at, not evidence the test judges. Chromium
+ * without a GPU sometimes answers "Unable to capture screenshot" when the machine is busy (seen in
+ * CI while the variant shards ran beside it), so a capture is retried a few times before it fails.
+ */
+async function screenshot(target: Shootable, options: Parameters<Shootable['screenshot']>[0], attempts = 4): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await target.screenshot(options);
+      return;
+    } catch (error) {
+      if (attempt >= attempts || !String(error).includes('Unable to capture screenshot')) throw error;
+      console.warn(`screenshot attempt ${attempt} of ${attempts}: Chromium could not capture; trying again`);
+      await new Promise((done) => setTimeout(done, 300 * attempt));
+    }
+  }
 }
 
 async function open(report: Report, name: string, render: RenderContext = {}): Promise<Opened> {
@@ -89,9 +110,9 @@ describe('report.html in headless Chromium', () => {
     const links = await page.locator('table.spec-coverage a.rid').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('href') ?? ''));
     expect(links.length).toBeGreaterThan(0);
     for (const href of new Set(links)) await expect(page.locator(`article${href}`).count(), href).resolves.toBe(1);
-    await page.locator('section[aria-labelledby="spec-coverage"]').screenshot({ path: resolve(SCREENSHOT, '../report-spec-coverage.png') });
+    await screenshot(page.locator('section[aria-labelledby="spec-coverage"]'), { path: resolve(SCREENSHOT, '../report-spec-coverage.png') });
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await screenshot(page, { path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
     await page.close();
   });
@@ -109,7 +130,7 @@ describe('report.html in headless Chromium', () => {
     for (const key of ['pass', 'fail', 'inconclusive', 'notExercised'] as const) {
       await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
     }
-    await page.screenshot({ path: resolve(SCREENSHOT, '../report-hostile.png'), fullPage: true });
+    await screenshot(page, { path: resolve(SCREENSHOT, '../report-hostile.png'), fullPage: true });
     await page.close();
   });
 });
