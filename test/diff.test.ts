@@ -98,6 +98,14 @@ describe('diffReports', () => {
     expect(diffExitCode(diff)).toBe(0);
   });
 
+  it('says when one run took the key as dedicated and the other as shared (a report without a key mode reads as shared)', () => {
+    const old = passingReport();
+    const { keyUse: _dropped, ...legacy } = old;
+    const dedicated: Report = { ...old, keyUse: { mode: 'dedicated' } };
+    expect(diffReports(legacy, dedicated).context).toEqual([{ field: 'keyUse.mode', before: 'shared', after: 'dedicated' }]);
+    expect(diffReports({ ...old, keyUse: { mode: 'shared', otherConsumption: 'another client used 3' } }, legacy).context).toEqual([]);
+  });
+
   it('renders Markdown tables whose cells cannot break the table', () => {
     const old = passingReport();
     const diff = diffReports(old, withRequirement(old, 'LIST-003', { ...failWith('a|b'), title: 'pipes | in | title' }));

@@ -61,6 +61,8 @@ function contextOf(report: Report): Record<string, string> {
     'target.keyFingerprint': report.target.keyFingerprint ?? '(none)',
     tool: `${report.tool.name} ${report.tool.version}`,
     spec: `${report.spec.title} ${report.spec.version}`,
+    // A dedicated key fails a server for consumption a shared key only records: a mode change explains a RATE-002 change.
+    'keyUse.mode': report.keyUse?.mode ?? 'shared',
     'options.readOnly': String(report.options.readOnly),
     'options.only': report.options.only.length === 0 ? '(all)' : report.options.only.join(','),
   };
