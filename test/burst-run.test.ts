@@ -71,10 +71,10 @@ describe('--exhaust-daily-quota against a shortened day', () => {
     expect(status(run, 'RATE-007'), describeFailures(run, ['RATE-007'])).toBe('pass');
     expect(run.report?.options.maxRequests).toBe(1_400);
     // Said before the first request: the cost and the budget it set.
-    expect(run.cli.stderr.split('\n')[0]).toMatch(/^RATE-007 \(--exhaust-daily-quota\): using up the free plan's daily quota, .*; request budget 1400$/);
+    expect(run.cli.stdout.split('\n')[0]).toMatch(/^petstore-conformance .*\(seed \d+; dedicated key\); RATE-007 \(--exhaust-daily-quota\): using up the free plan's daily quota, .*; request budget 1400$/);
     // The day's 1,000 served requests, the 429 that ends it, and the run's requests without a key.
     expect(run.requests).toBeLessThanOrEqual(1_050);
-    expect(run.cli.stderr).toMatch(/using up the free plan's daily quota, up to 1,000 requests, about 17 minutes at 60 a minute/);
+    expect(run.cli.stdout).toMatch(/using up the free plan's daily quota, up to 1,000 requests, about 17 minutes at 60 a minute/);
     expect(run.cli.stderr).toMatch(/RATE-007: \d+ of 1000 requests of the day served, about \d+ (s|min) to go/);
   });
 });

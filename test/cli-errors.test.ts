@@ -134,6 +134,14 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expectShortConsole(result, /^NOT VERIFIED: nothing was judged \(0 requests sent\); every requirement, with the reason, in .*report\.json$/);
   });
 
+  it('an unreachable target with --exhaust-daily-quota: the cost shares the first line, still three lines at most', async () => {
+    const port = await closedPort();
+    const { result, report } = await runWithReport(['--base-url', `http://127.0.0.1:${port}/v1`, '--exhaust-daily-quota', '--plan', 'free'], { PETSTORE_API_KEY: 'k' });
+    expect(result.stdout.split('\n')[0]).toMatch(/; RATE-007 \(--exhaust-daily-quota\): using up the free plan's daily quota, up to 1,000 requests, .*; request budget 1400$/);
+    expectHaltedReport(report, 'unreachable');
+    expectShortConsole(result);
+  });
+
   it('a host that does not resolve: the same', async () => {
     const { result, report } = await runWithReport(['--base-url', 'http://no-such-host.invalid/v1', '--api-key', 'k']);
     expectOneLineUsageError(result, /target unreachable/);

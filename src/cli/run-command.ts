@@ -37,8 +37,9 @@ function dailyQuotaNotice(command: RunOptions): string {
 export async function runCommand(command: RunOptions, io: CliIo): Promise<number> {
   const target = command.baseUrl ?? 'the embedded reference server';
   const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
-  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})\n`);
-  if (command.exhaustDailyQuota) io.stderr.write(`${dailyQuotaNotice(command)}\n`);
+  // The opt-in's cost shares the first line, so a run that cannot start still prints at most three.
+  const cost = command.exhaustDailyQuota ? `; ${dailyQuotaNotice(command)}` : '';
+  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})${cost}\n`);
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
   try {
