@@ -4,6 +4,7 @@
  * server received, in send order, with no key, that headless Chromium replays with routeFromHAR,
  * and that `report --reporter har` renders again, byte for byte, from the saved report.json.
  */
+import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import harSdk from '@har-sdk/validator';
@@ -55,7 +56,8 @@ describe('renderHar on a report with an exchange log', () => {
     const [first, , third, fourth] = har.log.entries;
     expect(first?.response.content.text).toBe('x'.repeat(2_000));
     expect(first?.response.content.size).toBe(5_000);
-    expect(first?.response.content.comment).toMatch(/first 2000 characters of 5000 bytes/);
+    expect(first?.response.content.comment).toMatch(/first 2000 characters of 5000 bytes.*; SHA-256 of the whole body [0-9a-f]{64}\)$/);
+    expect(first?.response.content.comment).toContain(createHash('sha256').update('x'.repeat(5_000)).digest('hex'));
     expect(third?.comment).toBe('#3 LIST-003: retry after the 429 of #2');
     expect(fourth).toMatchObject({ comment: '#4 GET-002: no response: timed out', response: { status: 0, _error: 'timed out' } });
     expect(reportSchemaErrors(withLog([long, throttled, retry, failed]))).toEqual([]);

@@ -159,16 +159,18 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(run.ms).toBeLessThan(20_000);
   });
 
-  it('a 400 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
-    // Peak memory must stay below one body. The run keeps each response's capped body (1 MiB),
-    // about 140 of them here, so the body is made larger than a whole run holds.
-    const BODY = 400 * MB;
+  it('a 300 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
+    // Peak memory stays below one body, and far below what keeping every response's capped body
+    // (1 MiB each, about 130 of them here) would take: the run keeps a body only while it is judged,
+    // and its record only the first 2,000 characters (src/http/kept-body.ts). Measured about 155 MiB
+    // (an embedded run of the reference server peaks near 147 MiB); keeping whole bodies, 266 MiB.
+    const BODY = 300 * MB;
     const server = await serve(hugeBody.start({ bytes: BODY }));
     const rssFile = join(await tempDir('rss'), 'rss');
     const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [MAX_RSS, rssFile]);
     const peakKb = Number((await readFile(rssFile, 'utf8')).trim());
     expect(peakKb).toBeGreaterThan(10 * 1024); // a reading, not an empty file
-    expect(peakKb * 1024).toBeLessThan(BODY);
+    expect(peakKb * 1024).toBeLessThan(220 * MB);
     expect(run.code, run.stderr).toBe(1); // it also answers 200 where 401, 404, 400 are due
     const list = requirement(run, 'LIST-001');
     expect(list.status).toBe('inconclusive');

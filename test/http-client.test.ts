@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +9,9 @@ import { BudgetExhaustedError, RunHaltedError, TransportError } from '../src/htt
 import { toCurl } from '../src/http/curl.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { describeNearMiss, nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
+import { bodyBytes, bodyHead, EVIDENCE_BODY_CHARS } from '../src/http/kept-body.js';
+import { jsonBody } from '../src/checks/body.js';
+import { exchangeEvidence, loggedExchange } from '../src/report/evidence.js';
 
 const KEY = 'sk_test_Q2x+9/ab=Zk7wPq3';
 
@@ -232,6 +236,38 @@ describe('body cap', () => {
     const ex = await client.send({ method: 'GET', path: '/', purpose: 't' });
     expect(ex.response?.bodyText).toBe('éé');
     expect(ex.response?.truncated).toBe(true);
+  });
+});
+
+describe('what the run keeps of a body', () => {
+  it('hands the whole body to the caller, and keeps its first 2,000 characters, length and SHA-256 in the record', async () => {
+    // Multi-byte characters, a surrogate pair across the cut, and a short body kept whole.
+    const long = `["a",${'"é😀",'.repeat(20_000)}"end"]`;
+    const server = await startServer((req, res) => json(res, 200, req.url === '/long' ? JSON.parse(long) : []));
+    const client = makeClient({ baseUrl: server.url, maxBodyBytes: 1024 * 1024 });
+    const ex = await client.send({ method: 'GET', path: '/long', purpose: 't' });
+    const short = await client.send({ method: 'GET', path: '/short', purpose: 't' });
+    const whole = JSON.stringify(JSON.parse(long));
+    expect(ex.response?.bodyText).toBe(whole);
+    expect(jsonBody(ex)?.ok).toBe(true);
+    const [kept, keptShort] = client.exchanges;
+    expect(kept?.response?.bodyText).toBe(bodyHead(whole));
+    expect(kept?.response?.bodyText.length).toBe(EVIDENCE_BODY_CHARS - 1);
+    expect(kept?.response?.whole).toEqual({
+      chars: whole.length,
+      bytes: Buffer.byteLength(whole),
+      sha256: createHash('sha256').update(whole).digest('hex'),
+    });
+    expect(kept?.response && bodyBytes(kept.response)).toBe(Buffer.byteLength(whole));
+    expect(keptShort).toBe(short);
+    // Evidence and the exchange log say the same from either, the true length and the digest included.
+    const [fromKept, fromWhole] = [kept, ex].map((e) => e && exchangeEvidence(e));
+    expect(fromKept).toEqual(fromWhole);
+    expect(fromKept?.response?.body).toMatch(new RegExp(`… \\(${whole.length - bodyHead(whole).length} more characters\\)$`));
+    expect(fromKept?.response?.bodySha256).toBe(kept?.response?.whole?.sha256);
+    expect(kept && loggedExchange(kept)).toEqual(loggedExchange(ex));
+    // The record's part of a body is never judged as if it were the body.
+    expect(() => kept && jsonBody(kept)).toThrow(/cut after judging/);
   });
 });
 

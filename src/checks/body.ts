@@ -3,6 +3,7 @@
  * 100-pet listing with bigint ids is worth parsing only once.
  */
 import type { Exchange } from '../http/exchange.js';
+import { bodyChars, bodyCut } from '../http/kept-body.js';
 import { parseJson, type JsonValue } from '../interface/json.js';
 
 export type BodyResult =
@@ -22,17 +23,22 @@ function isEmptyBody(text: string): boolean {
   return text.trim() === '';
 }
 
-/** The response body as JSON; undefined when there is no response or the body is empty. */
+/**
+ * The response body as JSON; undefined when there is no response or the body is empty. Only for
+ * the exchange as it came (the client's send, onExchange): the run's record keeps the first part
+ * of a long body only (kept-body.ts), and judging that part would judge another body.
+ */
 export function jsonBody(ex: Exchange): BodyResult | undefined {
   if (parsed.has(ex)) return parsed.get(ex);
   const response = ex.response;
+  if (response !== undefined && bodyCut(response)) throw new Error(`exchange #${ex.seq} is the run's record of it, whose body was cut after judging: judge the exchange as it came`);
   let result: BodyResult | undefined;
   if (response === undefined || isEmptyBody(response.bodyText)) {
     result = undefined;
   } else {
     const r = parseJson(response.bodyText);
     if (r.ok) result = r;
-    else if (response.truncated) result = { ok: false, error: `body cut at the recording cap (${response.bodyText.length} chars), not judged`, truncated: true };
+    else if (response.truncated) result = { ok: false, error: `body cut at the recording cap (${bodyChars(response)} chars), not judged`, truncated: true };
     else result = r;
   }
   parsed.set(ex, result);

@@ -48,7 +48,7 @@ export interface OtherUse {
  * before `to` was answered, `to` itself included.
  */
 export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
-  return exchanges.filter((e) => e !== from && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
+  return exchanges.filter((e) => e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
 }
 
 const absoluteReset = (ex: Exchange): bigint | undefined => {
@@ -131,7 +131,7 @@ export function describeOtherUse(use: OtherUse, mode: KeyMode): string | undefin
  */
 function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
   return exchanges.filter(
-    (e) => e !== from && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
+    (e) => e.seq !== from.seq && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
   ).length;
 }
 

@@ -17,6 +17,7 @@ import { violation, observation, type Finding } from '../checks/finding.js';
 import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
+import { bodyChars } from '../http/kept-body.js';
 import { display } from './display.js';
 import type { Evidence, KeyUse, Observation } from '../report/types.js';
 import { keyUseLine } from '../report/key-use.js';
@@ -136,7 +137,8 @@ export class RequirementRun {
    * the record only (cross-cutting tests), so a capped body there does not affect the verdict.
    */
   cite(ex: Exchange, reliedOn = true): void {
-    if (!this.#cited.includes(ex)) this.#cited.unshift(ex);
+    // By seq: the run's record of an exchange (client.exchanges) is another object than the one send returned.
+    if (!this.#cited.some((c) => c.seq === ex.seq)) this.#cited.unshift(ex);
     if (reliedOn) this.#noteCapped(ex);
   }
 
@@ -353,7 +355,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     if (violations.length > 0) throw new Error(`${id} violated:\n${summarise(violations)}`);
     const capped = run.capped;
     if (stop === undefined && capped !== undefined) {
-      const size = capped.response?.bodyText.length ?? 0;
+      const size = capped.response === undefined ? 0 : bodyChars(capped.response);
       stop = new Stop('inconclusive', `the response body of exchange #${capped.seq} (${capped.request.method} ${capped.request.target}) exceeded the ${size}-character cap, so it could not be judged`);
     }
     if (stop !== undefined) {

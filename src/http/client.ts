@@ -21,6 +21,7 @@ import type { RateLimitState } from './pacer.js';
 import { createPreparer, isSendableHeaderValue, parseBaseUrl } from './prepare.js';
 import type { PreparedRequest, SendRequest } from './prepare.js';
 import { ExchangeRecorder } from './recorder.js';
+import { keptExchange } from './kept-body.js';
 import { Transport } from './transport.js';
 
 export { authTemplateOf } from './prepare.js';
@@ -75,7 +76,13 @@ export interface ClientStats {
 }
 
 export interface ConformanceClient {
+  /** The exchange as it came, whole body included (up to the cap): the caller's checks judge it. */
   send(req: SendRequest): Promise<Exchange>;
+  /**
+   * Every exchange of the run, in seq order, as the record keeps them: bodies longer than evidence
+   * shows are cut to their first part (kept-body.ts), so this never holds more than a few KiB per
+   * request. Judge bodies on the exchange `send` returned (or `onExchange` got), never on these.
+   */
   readonly exchanges: readonly Exchange[];
   readonly stats: Readonly<ClientStats>;
   readonly rateLimit: Readonly<RateLimitState>;
@@ -319,7 +326,7 @@ class Client implements ConformanceClient {
     const elapsedMs = Math.round((performance.now() - started) * 1000) / 1000;
     const exchange = this.recorder.toExchange(p, outcome, { seq, sentAt, elapsedMs, retryOf });
 
-    this.record(exchange);
+    this.record(keptExchange(exchange));
     this.observe(exchange);
     // State is updated before the callback so a throwing check cannot leave a 429 unremembered.
     this.onExchange?.(exchange);

@@ -57,12 +57,27 @@ export interface RecordedResponse {
   status: number;
   /** Header names lower-cased; repeated headers joined with ", ". */
   headers: Record<string, string>;
-  /** Body decoded as UTF-8, at most the body cap; redacted. */
+  /**
+   * Body decoded as UTF-8, at most the body cap; redacted. In the run's record
+   * (`ConformanceClient.exchanges`) only its first EVIDENCE_BODY_CHARS characters when it was
+   * longer (kept-body.ts): `whole` then says what the whole body was.
+   */
   bodyText: string;
   /** True when the body was cut at the body cap. */
   truncated: boolean;
+  /** Set when the body is longer than evidence keeps (EVIDENCE_BODY_CHARS): its length and digest, which outlive the body. */
+  whole?: WholeBody;
   /** ms from sending to the response's headers (the time to first byte); the exchange's elapsedMs includes reading the body. */
   headersMs?: number;
+}
+
+/** A body as received (up to the cap), decoded and redacted: what stays known of it once only its first part is kept. */
+export interface WholeBody {
+  chars: number;
+  /** UTF-8 bytes. */
+  bytes: number;
+  /** SHA-256 of those bytes, lower-case hex. */
+  sha256: string;
 }
 
 export interface Exchange {

@@ -6,6 +6,7 @@
 import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { PreparedRequest } from './prepare.js';
 import { createRedactor, REDACTED } from './redact.js';
+import { wholeBodyOf } from './kept-body.js';
 import { describeNearMiss, nearMissesOf, nearMissOf } from './near-miss.js';
 import type { TransportOutcome, WireResponse } from './transport.js';
 
@@ -74,12 +75,15 @@ export class ExchangeRecorder {
       // Names too: a hostile server can echo the key as a header name (it is a valid token).
       headers[this.redact(name)] = this.redact(value);
     }
+    const bodyText = this.redactBody(res.bodyText, res.truncated);
+    const whole = wholeBodyOf(bodyText);
     return {
       status: res.status,
       headers,
-      bodyText: this.redactBody(res.bodyText, res.truncated),
+      bodyText,
       truncated: res.truncated,
       headersMs: Math.round(res.headersMs * 1000) / 1000,
+      ...(whole === undefined ? {} : { whole }),
     };
   }
 

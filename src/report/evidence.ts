@@ -1,20 +1,19 @@
 import { toCurl } from '../http/curl.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange, RecordedResponse } from '../http/exchange.js';
+import { bodyBytes, bodyChars, bodyHead as head, EVIDENCE_BODY_CHARS } from '../http/kept-body.js';
 import type { ExchangeEvidence, LoggedExchange } from './types.js';
 
-/** Evidence keeps bodies short: enough to see what was wrong, never megabytes in a report. */
-export const EVIDENCE_BODY_CHARS = 2_000;
+export { EVIDENCE_BODY_CHARS };
 
-/** The first EVIDENCE_BODY_CHARS characters, never ending in half a surrogate pair. */
-function head(text: string): string {
-  if (text.length <= EVIDENCE_BODY_CHARS) return text;
-  const last = text.charCodeAt(EVIDENCE_BODY_CHARS - 1);
-  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? EVIDENCE_BODY_CHARS - 1 : EVIDENCE_BODY_CHARS);
+/** The first EVIDENCE_BODY_CHARS characters of a body of `chars` characters, and how many more there were. */
+function excerpt(text: string, chars = text.length): string {
+  const kept = head(text);
+  return kept.length === chars ? kept : `${kept}… (${chars - kept.length} more characters)`;
 }
 
-function excerpt(text: string): string {
-  const kept = head(text);
-  return kept.length === text.length ? text : `${kept}… (${text.length - kept.length} more characters)`;
+/** The whole body's digest, for a body evidence shows only the first part of. */
+function digestOf(res: RecordedResponse): { bodySha256: string } | Record<string, never> {
+  return res.whole === undefined ? {} : { bodySha256: res.whole.sha256 };
 }
 
 /**
@@ -42,7 +41,8 @@ export function loggedExchange(ex: Exchange): LoggedExchange {
             status: response.status,
             headers: response.headers,
             body: head(response.bodyText),
-            bodySize: Buffer.byteLength(response.bodyText),
+            bodySize: bodyBytes(response),
+            ...digestOf(response),
             truncated: response.truncated,
             ...(response.headersMs === undefined ? {} : { headersMs: response.headersMs }),
           },
@@ -51,7 +51,10 @@ export function loggedExchange(ex: Exchange): LoggedExchange {
   };
 }
 
-/** An exchange as report evidence. The exchange is already redacted by the client. */
+/**
+ * An exchange as report evidence: the same from the exchange a check judged and from the run's
+ * record of it (its body already cut, kept-body.ts). The exchange is already redacted by the client.
+ */
 export function exchangeEvidence(ex: Exchange): ExchangeEvidence {
   return {
     seq: ex.seq,
@@ -72,7 +75,8 @@ export function exchangeEvidence(ex: Exchange): ExchangeEvidence {
           response: {
             status: ex.response.status,
             headers: ex.response.headers,
-            body: excerpt(ex.response.bodyText),
+            body: excerpt(ex.response.bodyText, bodyChars(ex.response)),
+            ...digestOf(ex.response),
             truncated: ex.response.truncated,
           },
         }),

@@ -33,7 +33,15 @@ export interface ExchangeEvidence {
     /** Set when `body` is an excerpt, so the request cannot be re-sent from it. */
     bodyTruncated?: true;
   };
-  response?: { status: number; headers: Record<string, string>; body: string; truncated: boolean };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /** At most EVIDENCE_BODY_CHARS characters, then "… (N more characters)". */
+    body: string;
+    /** SHA-256 (hex) of the whole body received (UTF-8, redacted), when `body` shows only its first part. */
+    bodySha256?: string;
+    truncated: boolean;
+  };
   error?: { code: string; message: string };
   elapsedMs: number;
   /** Reproduces the request; the key appears only as $PETSTORE_API_KEY. */
@@ -70,6 +78,8 @@ export interface LoggedExchange {
     body: string;
     /** UTF-8 bytes of the whole body received (up to the client's cap). */
     bodySize: number;
+    /** SHA-256 (hex) of the whole body received, when `body` is only its first part. */
+    bodySha256?: string;
     /** The client stopped reading at its cap: the server sent more than bodySize. */
     truncated: boolean;
     /** ms from sending to the response's headers. */

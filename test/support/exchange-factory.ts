@@ -3,6 +3,7 @@
  * 200 with an empty page, so each test states only what it varies.
  */
 import type { AuthMode, Exchange } from '../../src/http/exchange.js';
+import { wholeBodyOf } from '../../src/http/kept-body.js';
 
 /** A fixed instant keeps Date and Reset consistent and the tests deterministic. */
 export const NOW_MS = Date.UTC(2025, 5, 2, 12, 0, 0);
@@ -56,6 +57,8 @@ export function makeExchange(opts: ExchangeOptions = {}): Exchange {
     else headers[name.toLowerCase()] = value;
   }
   const bodyText = opts.body ?? (opts.json === undefined ? '[]' : toJson(opts.json));
+  // As the client's recorder describes a body longer than evidence keeps.
+  const whole = wholeBodyOf(bodyText);
   return {
     seq: opts.seq ?? nextSeq++,
     request: {
@@ -67,7 +70,7 @@ export function makeExchange(opts: ExchangeOptions = {}): Exchange {
     },
     ...(opts.noResponse === true
       ? { error: { code: 'ETIMEDOUT', message: 'timed out' } }
-      : { response: { status: opts.status ?? 200, headers, bodyText, truncated: opts.truncated ?? false } }),
+      : { response: { status: opts.status ?? 200, headers, bodyText, truncated: opts.truncated ?? false, ...(whole === undefined ? {} : { whole }) } }),
     sentAt: opts.sentAt ?? NOW_MS - 50,
     elapsedMs: opts.elapsedMs ?? 50,
     purpose: opts.purpose ?? 'unit-test',

@@ -71,10 +71,13 @@ function queryOf(url: string): HarRecord[] {
 }
 
 /** The note on a body the log keeps only in part. */
-function cutNote(text: string, size: number, capped: boolean): string | undefined {
+function cutNote(text: string, size: number, capped: boolean, sha256?: string): string | undefined {
   const notes: string[] = [];
   if (capped) notes.push(`the client stopped reading at its body cap: the server sent more than these ${size} bytes`);
-  if (Buffer.byteLength(text) < size) notes.push(`body cut to its first ${text.length} characters of ${size} bytes, as in report.json (limit ${EVIDENCE_BODY_CHARS} characters)`);
+  if (Buffer.byteLength(text) < size) {
+    const digest = sha256 === undefined ? '' : `; SHA-256 of the whole body ${sha256}`;
+    notes.push(`body cut to its first ${text.length} characters of ${size} bytes, as in report.json (limit ${EVIDENCE_BODY_CHARS} characters${digest})`);
+  }
   return notes.length === 0 ? undefined : notes.join('; ');
 }
 
@@ -117,7 +120,7 @@ function response(ex: LoggedExchange): HarEntry['response'] {
       _error: ex.error?.message ?? 'no response',
     };
   }
-  const note = cutNote(res.body, res.bodySize, res.truncated);
+  const note = cutNote(res.body, res.bodySize, res.truncated, res.bodySha256);
   return {
     status: res.status,
     statusText: '',
