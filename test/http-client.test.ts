@@ -374,6 +374,23 @@ describe('pacing', () => {
     expect(clock.slept).toEqual([]);
     expect(server.seen.length).toBe(1);
   });
+
+  it('pauses when the run chooses to, announced and counted, and declines a pause too long or past the deadline without halting', async () => {
+    const clock = fakeClock();
+    const server = await startServer((_req, res) => json(res, 200, []));
+    const waits: number[] = [];
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, maxWaitMs: 5_000, deadlineAt: clock.now() + 9_000, onWait: (ms) => waits.push(ms) });
+    expect(await client.pause(800, 'cases wait for the next window')).toBe(true);
+    expect(await client.pause(6_000, 'too long')).toBe(false);
+    expect(await client.pause(4_000, 'fits maxWait')).toBe(true);
+    expect(await client.pause(4_900, 'past the deadline')).toBe(false);
+    expect(clock.slept).toEqual([800, 4_000]);
+    expect(waits).toEqual([800, 4_000]);
+    expect(client.stats.waitedMs).toBe(4_800);
+    expect(client.stopped).toBeUndefined();
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    expect(server.seen.length).toBe(1);
+  });
 });
 
 describe('429 handling', () => {

@@ -4,7 +4,7 @@
  * what that window has left; and the server clock it is timed by, read from Date headers.
  */
 import { describe, expect, it } from 'vitest';
-import { latestServerNow, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
+import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
 import type { BurstInputs } from '../src/session/burst-plan.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
 
@@ -60,6 +60,39 @@ describe('topUpApproaching', () => {
   });
 });
 
+describe('holdForWindowMs', () => {
+  /** CREATE-003's 27 classes, four at a time (seven round trips: 560 ms at 80 ms), with the earliest clock reading 150 ms behind the latest. */
+  const hold = (inputs: BurstInputs, earlierByMs = 150): number => holdForWindowMs(inputs, inputs.serverNowMs - earlierByMs, 27, 4);
+
+  it('sends the cases at once where the window takes them whole and the top-up after them', () => {
+    expect(hold(slow(44, 2500))).toBe(0);
+    // 540 ms left after them: the top-up needs 6 senders then, and 7 two requests later.
+    expect(hold(slow(44, 1100))).toBe(0);
+  });
+
+  it('holds them, until the window has surely ended, where they would cross its end', () => {
+    // Only 300 ms left by the latest reading of the server's clock, 450 ms by the earliest.
+    expect(hold(slow(44, 300))).toBe(450);
+    // Over by the latest reading, not by the earliest: not sure yet.
+    expect(hold(slow(44, -50))).toBe(100);
+    expect(hold(slow(44, -50), 40)).toBe(0);
+  });
+
+  it("holds them where they would carry the window past the top-up's moment", () => {
+    // 340 ms left after them: not the moment yet (9 senders), but past it (15) two requests later,
+    // which may not pass the top-up's check: the top-up would be sent amid them or not at all.
+    expect(hold(slow(44, 900))).toBe(1050);
+  });
+
+  it('never holds cases that use the window up themselves, a single case, or where no top-up is ever planned', () => {
+    expect(hold(slow(20, 300))).toBe(0);
+    expect(holdForWindowMs(slow(44, 300), NOW_MS, 1, 4)).toBe(0);
+    expect(hold(slow(44, 300, { latencyMs: 5 }))).toBe(0);
+    expect(hold(slow(44, 300, { windowMs: 1000, latencyMs: 200 }))).toBe(0);
+    expect(hold(slow(44, 300, { plan: undefined, limit: 57 }))).toBe(0);
+  });
+});
+
 describe('latestServerNow', () => {
   const at = (sentAt: number, dateS: number, elapsedMs = 80) =>
     makeExchange({ sentAt, elapsedMs, headers: { date: new Date(dateS * 1000).toUTCString() } });
@@ -72,6 +105,15 @@ describe('latestServerNow', () => {
     // Never earlier than the truth (1300), and at most one exchange later.
     expect(latest).toBeGreaterThanOrEqual(NOW_MS + 1300);
     expect(latest).toBeLessThanOrEqual(NOW_MS + 1300 + 80 + 100);
+  });
+
+  it('has an earliest reading never later than the truth, and about one exchange earlier', () => {
+    const exchanges = [at(NOW_MS + 500, NOW_S), at(NOW_MS + 600, NOW_S), at(NOW_MS + 700, NOW_S + 1), at(NOW_MS + 800, NOW_S + 1)];
+    const earliest = earliestServerNow(exchanges, NOW_MS + 1000);
+    expect(earliest).toBeDefined();
+    expect(earliest).toBeLessThanOrEqual(NOW_MS + 1300);
+    expect(earliest).toBeGreaterThanOrEqual(NOW_MS + 1300 - 80 - 100);
+    expect(earliestServerNow([makeExchange({ headers: { date: undefined } })], NOW_MS)).toBeUndefined();
   });
 
   it('is the end of the last Date second without more to go on, and undefined without a Date or when clocks disagree', () => {

@@ -98,6 +98,12 @@ export interface ConformanceClient {
   mayOverlap(inFlight: number): boolean;
   /** Keyed requests sent and not answered yet. */
   readonly keyedInFlight: number;
+  /**
+   * A wait the run chooses for the rate limit's sake (cases held for the next window): announced
+   * and counted like the client's own waits. Optional, so never a halt: false, without waiting,
+   * when it would pass the longest wait allowed or the run's deadline.
+   */
+  pause(ms: number, reason: string): Promise<boolean>;
   remainingBudget(): number;
   /** Stop sending from now on: every later send throws RunHaltedError(reason). */
   stop(reason: HaltReason, message: string): void;
@@ -202,6 +208,12 @@ class Client implements ConformanceClient {
 
   remainingBudget(): number {
     return Math.max(0, this.maxRequests - this.counters.requests);
+  }
+
+  async pause(ms: number, reason: string): Promise<boolean> {
+    if (this.pacer.refuseWait(ms, reason, this.now()) !== undefined) return false;
+    await this.wait(ms, reason);
+    return true;
   }
 
   stop(reason: HaltReason, message: string): void {

@@ -26,7 +26,7 @@ import { ProbeLedger, type RefusalRequirement } from './probes.js';
 import { idOf } from './ids.js';
 import { limitFromPlan, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
-import { latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
+import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
 import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
 import { isClientError } from '../http/errors.js';
 
@@ -180,6 +180,7 @@ export class Session {
    * item's error is thrown once all have settled.
    */
   async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>): Promise<void> {
+    await this.#holdForWindow(items.length);
     const running = new Set<Promise<void>>();
     const roomForOneMore = (): boolean => {
       if (running.size >= CASES_AT_ONCE || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
@@ -200,6 +201,20 @@ export class Session {
     // The error of the earliest item, as when they run one after another, whatever finished first.
     const first = Math.min(...failures.keys());
     if (failures.has(first)) throw failures.get(first);
+  }
+
+  /**
+   * Where a top-up is in prospect, `cases` sent together (one keyed request each) wait for the
+   * next window when this one cannot take them whole with the top-up's moment still ahead after
+   * them (src/session/window-top-up.ts, holdForWindowMs): a wait, never a request.
+   */
+  async #holdForWindow(cases: number): Promise<void> {
+    const { client } = this;
+    const inputs = client.keyedInFlight > 0 ? undefined : this.#topUpInputs(0);
+    const earliest = earliestServerNow(client.exchanges, Date.now());
+    if (inputs === undefined || earliest === undefined) return;
+    const ms = holdForWindowMs(inputs, earliest, cases, CASES_AT_ONCE);
+    if (ms > 0) await client.pause(ms, `${cases} cases sent together wait for the next rate-limit window, which can take them whole`);
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */

@@ -46,14 +46,13 @@ const MIN_WINDOW_MS = 2_000;
 const CLOCK_SAMPLES = 40;
 
 /**
- * The latest the server's clock can read at local time `now`, from the Date headers of the run's
- * recent responses, or undefined when they disagree (several clocks) or there are none. A Date
- * has whole seconds: one response bounds the offset between the clocks to its second, widened by
- * the exchange's duration; many responses across a second's turn narrow it to about one latency,
- * where the Date of the last response alone is up to a second behind. The latest reading gives
- * the least time left in a window, so a plan made on it can only finish early.
+ * The bounds on the offset between the server's clock and the local one, from the Date headers of
+ * the run's recent responses, or undefined when they disagree (several clocks) or there are none. A
+ * Date has whole seconds: one response bounds the offset to its second, widened by the exchange's
+ * duration; many responses across a second's turn narrow it to about one latency, where the Date
+ * of the last response alone is up to a second behind.
  */
-export function latestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
+function clockOffsets(exchanges: readonly Exchange[]): { low: number; high: number } | undefined {
   let low = Number.NEGATIVE_INFINITY;
   let high = Number.POSITIVE_INFINITY;
   for (const ex of exchanges.slice(-CLOCK_SAMPLES)) {
@@ -63,20 +62,47 @@ export function latestServerNow(exchanges: readonly Exchange[], now: number): nu
     low = Math.max(low, date - receivedAt(ex));
     high = Math.min(high, date + 1000 - ex.sentAt);
   }
-  return high === Number.POSITIVE_INFINITY || low > high ? undefined : now + high;
+  return high === Number.POSITIVE_INFINITY || low > high ? undefined : { low, high };
+}
+
+/**
+ * The latest the server's clock can read at local time `now` (see clockOffsets). The latest reading
+ * gives the least time left in a window, so a plan made on it can only finish early.
+ */
+export function latestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
+  const offsets = clockOffsets(exchanges);
+  return offsets === undefined ? undefined : now + offsets.high;
+}
+
+/** The earliest the server's clock can read at local time `now`: a wait for a window's end timed on it ends after that end. */
+export function earliestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
+  const offsets = clockOffsets(exchanges);
+  return offsets === undefined ? undefined : now + offsets.low;
+}
+
+/**
+ * Where a top-up is ever planned: a limit from the plan table, a window of 2 s or more, and a run
+ * that cannot use up a window alone. The burst a top-up would start from and the window's
+ * Remaining; undefined elsewhere.
+ */
+function topUpSetting(inputs: BurstInputs): { plan: Planned; remaining: number } | undefined {
+  const plan = planBurst(inputs);
+  const { remaining, windowMs } = inputs;
+  if (plan.kind !== 'burst' || !plan.tested.fromPlan || remaining === undefined || windowMs === undefined || windowMs < MIN_WINDOW_MS) return undefined;
+  if (remaining > plan.tested.limit || plan.tested.limit * inputs.latencyMs <= SEQUENTIAL_SHORTFALL * windowMs) return undefined;
+  return { plan, remaining };
 }
 
 /**
  * The burst this window would take, whenever it is sent, or undefined where no top-up is ever
- * planned: only for a limit from the plan table, when the run alone cannot use up a window, and
- * once the run has used a third of the window or more.
+ * planned (topUpSetting), without a Reset that places the window, and until the run has used a
+ * third of the window or more.
  */
 function topUpNeed(inputs: BurstInputs): Planned | undefined {
-  const plan = planBurst(inputs);
+  const setting = topUpSetting(inputs);
   const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
-  const { remaining, windowMs } = inputs;
-  if (plan.kind !== 'burst' || !plan.tested.fromPlan || left === undefined || remaining === undefined || windowMs === undefined || windowMs < MIN_WINDOW_MS) return undefined;
-  if (remaining > plan.tested.limit || plan.tested.limit * inputs.latencyMs <= SEQUENTIAL_SHORTFALL * windowMs) return undefined;
+  if (setting === undefined || left === undefined) return undefined;
+  const { plan, remaining } = setting;
   // Worth it only where the run's own requests have used a third of the window or more; else the next window may do better.
   if (remaining > (2 * plan.tested.limit) / 3) return undefined;
   // What this window has left, not a fresh window: planBurst would wait for one this late in a window.
@@ -110,4 +136,42 @@ export function topUpApproaching(inputs: BurstInputs): boolean {
   // Judged one round trip ahead: the requests in flight must be answered before the top-up goes.
   const need = topUpNeed({ ...inputs, serverNowMs: inputs.serverNowMs + inputs.latencyMs });
   return need !== undefined && need.concurrency >= Math.min(TOP_UP_APPROACH_CONCURRENCY, need.expected);
+}
+
+/**
+ * Requests after cases sent together that may not pass the top-up's check (Session.beforeSend):
+ * a census (Session.census) is sent by the session itself, as after CREATE-003's cases.
+ */
+const UNCHECKED_AFTER_CASES = 2;
+
+/**
+ * How long `cases` keyed requests about to be sent `atOnce` at a time (a test's cases sent
+ * together) should wait so that one window takes them whole with the top-up's moment still ahead
+ * after them: 0 to send them now. They are where the run uses a window up fastest. Sent across a
+ * window's end, they are split over two windows that neither hold enough of the run's own
+ * requests for a cheap top-up; sent too close to it, they carry the window to the top-up's moment
+ * in their midst, with much of the window left, or past it, so that the window goes without one
+ * (and the burst at the end spends a fresh window's limit + 1). Then they wait for the next
+ * window: its Reset by `earliestServerNowMs` (earliestServerNow), so the wait ends after the
+ * window does. Only where a top-up is ever planned (topUpSetting); never when the cases would
+ * use the window up themselves (the limit probe then costs one request).
+ * `inputs.serverNowMs` should be latestServerNow's.
+ */
+export function holdForWindowMs(inputs: BurstInputs, earliestServerNowMs: number, cases: number, atOnce: number): number {
+  const setting = topUpSetting(inputs);
+  // Until the window has surely ended; undefined when it has (the cases meet a fresh window) or no Reset places it.
+  const untilEnd = windowLeftMs(inputs.reset, earliestServerNowMs);
+  if (setting === undefined || untilEnd === undefined || cases <= 1 || setting.remaining <= cases) return 0;
+  const { latencyMs } = inputs;
+  // By the latest reading of the server's clock: the least time the window may have left.
+  const left = windowLeftMs(inputs.reset, inputs.serverNowMs) ?? 0;
+  const leftAfter = left - Math.ceil(cases / Math.max(1, atOnce)) * latencyMs;
+  const expectedAfter = setting.remaining - cases + 1;
+  const later = leftAfter - UNCHECKED_AFTER_CASES * latencyMs;
+  // Not yet the top-up's moment when the cases are done, not past it once the requests that may go unchecked are sent, and a round trip left then.
+  const ahead =
+    later >= latencyMs &&
+    concurrencyFor(expectedAfter, latencyMs, leftAfter) < startingConcurrency(expectedAfter) &&
+    concurrencyFor(expectedAfter - UNCHECKED_AFTER_CASES, latencyMs, later) <= TOP_UP_MAX_CONCURRENCY;
+  return ahead ? 0 : untilEnd;
 }
