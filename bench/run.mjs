@@ -19,7 +19,7 @@
 // Slow target: a reference server that takes 80 ms per response with a 3-second window, where
 // only a concurrent burst can use a window up (issue 12); --plan free.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -124,14 +124,18 @@ const slow = await runsAgainst('slow-target', SLOW_RUNS, { windowSeconds: 3, beh
 async function timeNpmTest(count) {
   const walls = [];
   for (let i = 0; i < count; i++) {
+    const logPath = join(tmpdir(), `petstore-conformance-bench-npm-test-${i + 1}.log`);
+    const log = openSync(logPath, 'w');
     const started = performance.now();
     const code = await new Promise((resolve, reject) => {
-      const child = spawn('npm', ['test'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'ignore'] });
+      const child = spawn('npm', ['test'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', log, log] });
       child.on('error', reject);
       child.on('close', resolve);
     });
-    if (code !== 0) console.error(`npm test run ${i + 1} exited ${code}`);
+    // A failed self-test is a finding of its own: keep what it printed.
+    if (code !== 0) console.error(`npm test run ${i + 1} exited ${code}; its output: ${logPath}`);
     walls.push((performance.now() - started) / 1000);
+    closeSync(log);
   }
   return walls;
 }
