@@ -5,21 +5,26 @@
  * owns and removes). Nothing is downloaded at run time.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 export interface ChromiumBuild {
   executablePath: string;
-  /** Extra environment for the browser process (the npm build's fonts). */
+  /** Extra environment for the browser process: its own TMPDIR, and the npm build's fonts. */
   env: Record<string, string>;
   source: 'debian' | 'npm';
 }
 
 /** `unpackDir`: where the npm build is unpacked when Debian's is missing (about 200 MB). */
 export async function findChromium(unpackDir: string): Promise<ChromiumBuild> {
-  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, env: {}, source: 'debian' };
+  // Chromium writes .org.chromium.Chromium.* files into TMPDIR and, when a busy machine makes it
+  // close slowly, leaves some behind (seen once in the run's temporary root): give it a directory
+  // the caller removes.
+  const browserTmp = join(unpackDir, 'browser-tmp');
+  await mkdir(browserTmp, { recursive: true });
+  if (existsSync(DEBIAN_CHROMIUM)) return { executablePath: DEBIAN_CHROMIUM, env: { TMPDIR: browserTmp }, source: 'debian' };
   const { default: Chromium } = await import('@sparticuz/chromium');
   // The package unpacks into os.tmpdir(), read from TMPDIR at each call: point it at our directory
   // for the unpacking only, so the binary, its fonts and libraries go where the caller cleans.
@@ -36,7 +41,7 @@ export async function findChromium(unpackDir: string): Promise<ChromiumBuild> {
         `  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n` +
         `  <dir>${join(unpackDir, 'fonts')}</dir>\n  <cachedir>${join(unpackDir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
     );
-    return { executablePath, env: { FONTCONFIG_FILE: config }, source: 'npm' };
+    return { executablePath, env: { TMPDIR: browserTmp, FONTCONFIG_FILE: config }, source: 'npm' };
   } finally {
     if (saved === undefined) delete process.env['TMPDIR'];
     else process.env['TMPDIR'] = saved;
