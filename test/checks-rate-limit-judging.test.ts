@@ -106,6 +106,31 @@ describe('RATE-002: an early 429', () => {
   });
 });
 
+describe('RATE-002: a 429 that announces room of its own', () => {
+  const refusal = (remaining: number, retryAfter = '1', reset = NOW_S + 1, seq = 40) =>
+    at(500, { ...window(remaining, reset), 'retry-after': retryAfter }, { status: 429, body: '', seq });
+
+  it('fails, whatever was in flight: the refusal and the count are one response', () => {
+    // 30 requests in flight around the 429 explain any earlier announcement; the 429's own Remaining 20 is not explained by them.
+    const inFlight = Array.from({ length: 30 }, (_, i) => at(450, window(50 - i, NOW_S + 1), { seq: 2 + i, sentAt: NOW_MS + 20, elapsedMs: 430 }));
+    const f = findEarly429s([at(0, window(50, NOW_S + 1), { seq: 1 }), ...inFlight, refusal(20)]);
+    expect(violations(f, 'RATE-002')).toHaveLength(1);
+    expect(f[0]?.message).toContain('the 429 itself announced X-RateLimit-Remaining 20');
+    expect(violations(findEarly429s([refusal(20)], 'dedicated'), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('accepts Remaining up to max(2, 10 % of Limit) on the 429, and a 429 of the day\'s quota', () => {
+    expect(findEarly429s([refusal(0)])).toEqual([]);
+    expect(findEarly429s([refusal(6)])).toEqual([]);
+    expect(violations(findEarly429s([refusal(7)]), 'RATE-002')).toHaveLength(1);
+    const day = findEarly429s([refusal(20, '3600')]);
+    expect(violations(day)).toEqual([]);
+    expect(observations(day, 'RATE-002')).toHaveLength(1);
+    // Unauthenticated 429s belong to another bucket.
+    expect(findEarly429s([at(500, { ...window(20, NOW_S + 1), 'retry-after': '1' }, { status: 429, body: '', auth: 'none' })])).toEqual([]);
+  });
+});
+
 describe('RATE-003: the limit resets when Reset says', () => {
   it('fails a full refill long before the announced Reset', () => {
     const f = checkRefillBeforeReset(at(0, window(3, NOW_S + 3600), { seq: 1 }), at(2000, window(59, NOW_S + 3602), { seq: 2 }));

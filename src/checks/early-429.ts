@@ -61,6 +61,25 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
 }
 
 /**
+ * A keyed 429 that itself announces more requests left in its window than the allowance: the
+ * refusal and the count come from the same response, so no timing, request in flight or other
+ * client explains the contradiction (however many requests a burst had in flight). A 429 whose
+ * Retry-After points beyond the window it names is another limit's (the day's), and only recorded.
+ */
+export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigint): Finding[] {
+  const remaining = rateLimitValue(throttled, 'x-ratelimit-remaining');
+  const windowEnd = plausibleResetMs(throttled);
+  if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || remaining === undefined || windowEnd === undefined || remaining <= allowance) return [];
+  const said = `the 429 itself announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; allowance: ${allowance}`;
+  const retryAt = retryAfterPassesAt(throttled);
+  const throttledDate = responseDateMs(throttled);
+  if (retryAt !== undefined && throttledDate !== undefined && throttledDate + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS) {
+    return [observation(REQ, `429 although ${said}; its Retry-After points beyond that window, so another limit (the daily quota) is taken to apply`, throttled.seq)];
+  }
+  return [violation(REQ, `Received 429 although ${said} / Expected a refusal to leave no announced requests in its window`, throttled.seq)];
+}
+
+/**
  * Every 429 to the run's key, against the keyed responses of its window answered before it was
  * sent. Dedicated: the response that promised most must have kept its promise (a Remaining
  * frozen high breaks the promise of each response before the last). Shared: the response that
@@ -87,7 +106,13 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
       const rank = dedicated ? (found.some((f) => f.kind === 'violation') ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
       if (chosen === undefined || rank > chosen.rank) chosen = { findings: found, rank };
     }
-    if (chosen !== undefined) findings.push(...chosen.findings);
+    if (chosen !== undefined && chosen.findings.some((f) => f.kind === 'violation')) {
+      findings.push(...chosen.findings);
+      continue;
+    }
+    // Others cannot make one response contradict itself: the allowance is only for approximate counters.
+    const own = checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')));
+    findings.push(...(own.some((f) => f.kind === 'violation') ? own : (chosen?.findings ?? own)));
   }
   return findings;
 }
