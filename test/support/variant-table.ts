@@ -128,7 +128,12 @@ export function describeVariantShard(shard: number): void {
         task.meta.selfValidation = outcomeOf(variant, run);
         expectReadableReport(run);
         const inconclusive = (run.report?.requirements ?? []).filter((r) => r.status === 'inconclusive').map((r) => `${r.id} inconclusive: ${r.reason ?? ''}`);
-        const context = [`${variant.name}: ${variant.why}`, describeFailures(run, run.failing), ...inconclusive].join('\n');
+        // A mutant that got through: what its requirements said instead, so a rare miss can be read from the log alone.
+        const missed = variant.breaks.filter((id) => !run.failing.includes(id)).map((id) => {
+          const r = run.report?.requirements.find((q) => q.id === id);
+          return `${id} ${r?.status ?? 'absent'}: ${[r?.reason, ...(r?.evidence ?? []).map((e) => e.message)].filter(Boolean).slice(0, 4).join(' | ')}`;
+        });
+        const context = [`${variant.name}: ${variant.why}`, describeFailures(run, run.failing), ...inconclusive, ...missed].join('\n');
         if (variant.kind === 'conforming') {
           expect(run.failing, context).toEqual([]);
           expect(run.cli.code, context).toBe(0);
