@@ -44,21 +44,31 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
   if (!inSameWindow(prev, throttled)) return [];
   const remaining = rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n;
   const windowEnd = plausibleResetMs(prev) ?? 0;
-  const throttledReset = plausibleResetMs(throttled);
-  const throttledDate = responseDateMs(throttled);
   const others = allowance ?? sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit'));
   const unexplained = remaining - BigInt(ownCounted) - others;
   if (unexplained <= 0n) return [];
   const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
   const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${otherUsers}`;
-  // The day's quota can run out while the minute window still has requests; its 429 says so by pointing past the window.
-  const retryAt = retryAfterPassesAt(throttled);
-  const pointsBeyond =
-    (throttledReset !== undefined && throttledReset > windowEnd + OTHER_LIMIT_MS) ||
-    (retryAt !== undefined && throttledDate !== undefined && throttledDate + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS);
-  if (pointsBeyond) return [observation(REQ, `429 although ${said}; it points beyond that window, so another limit (the daily quota) is taken to apply`, throttled.seq)];
+  if (pointsBeyond(throttled, windowEnd)) return [anotherLimit(said, throttled)];
   return [violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq)];
 }
+
+/**
+ * The day's quota can run out while the minute window still has requests; its 429 says so by
+ * pointing past the window (ending at `windowEnd`) with its Reset or its Retry-After.
+ */
+function pointsBeyond(throttled: Exchange, windowEnd: number): boolean {
+  const throttledReset = plausibleResetMs(throttled);
+  const throttledDate = responseDateMs(throttled);
+  const retryAt = retryAfterPassesAt(throttled);
+  return (
+    (throttledReset !== undefined && throttledReset > windowEnd + OTHER_LIMIT_MS) ||
+    (retryAt !== undefined && throttledDate !== undefined && throttledDate + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS)
+  );
+}
+
+const anotherLimit = (said: string, throttled: Exchange): Finding =>
+  observation(REQ, `429 although ${said}; it points beyond that window, so another limit (the daily quota) is taken to apply`, throttled.seq);
 
 /**
  * A keyed 429 that itself announces more requests left in its window than the allowance: the
@@ -71,11 +81,7 @@ export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigin
   const windowEnd = plausibleResetMs(throttled);
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || remaining === undefined || windowEnd === undefined || remaining <= allowance) return [];
   const said = `the 429 itself announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; allowance: ${allowance}`;
-  const retryAt = retryAfterPassesAt(throttled);
-  const throttledDate = responseDateMs(throttled);
-  if (retryAt !== undefined && throttledDate !== undefined && throttledDate + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS) {
-    return [observation(REQ, `429 although ${said}; its Retry-After points beyond that window, so another limit (the daily quota) is taken to apply`, throttled.seq)];
-  }
+  if (pointsBeyond(throttled, windowEnd)) return [anotherLimit(said, throttled)];
   return [violation(REQ, `Received 429 although ${said} / Expected a refusal to leave no announced requests in its window`, throttled.seq)];
 }
 
@@ -103,18 +109,17 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
       const found = broken ? checkEarly429(prev, throttled, counted, allowance) : [];
       const excess = (rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n) - BigInt(counted);
       // Dedicated: a violation outranks an observation; among equals, the largest broken promise. Shared: the smallest.
-      const rank = dedicated ? (found.some((f) => f.kind === 'violation') ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
+      const rank = dedicated ? (found.some(isViolation) ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
       if (chosen === undefined || rank > chosen.rank) chosen = { findings: found, rank };
     }
-    if (chosen !== undefined && chosen.findings.some((f) => f.kind === 'violation')) {
-      findings.push(...chosen.findings);
-      continue;
-    }
+    const timed = chosen?.findings ?? [];
     // Others cannot make one response contradict itself: the allowance is only for approximate counters.
-    const own = checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')));
-    findings.push(...(own.some((f) => f.kind === 'violation') ? own : (chosen?.findings ?? own)));
+    const own = timed.some(isViolation) ? [] : checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')));
+    findings.push(...(own.some(isViolation) || chosen === undefined ? own : timed));
   }
   return findings;
 }
 
 const maxOf = (a: bigint, b: bigint): bigint => (a > b ? a : b);
+
+const isViolation = (f: Finding): boolean => f.kind === 'violation';
