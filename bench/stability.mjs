@@ -28,6 +28,23 @@ const DEFAULT_WINDOW_SECONDS = 1;
 const seeds = Array.from({ length: SEED_COUNT }, (_, i) => 1_000_003 * (i + 1));
 const variants = VARIANTS.filter((v) => PATTERN.test(v.name));
 
+/** A requirement's status and why, in a line: enough to read a seed-dependent verdict from a CI log. */
+function said(requirement) {
+  const violation = requirement.evidence?.find((e) => e.kind === 'violation')?.message;
+  const why = requirement.status === 'fail' ? violation : requirement.reason;
+  return why === undefined ? requirement.status : `${requirement.status}: ${String(why).slice(0, 300)}`;
+}
+
+/** For each requirement whose status was not the same in every run, what each seed's run said of it. */
+function differences(runs) {
+  const done = runs.filter((r) => r.error === undefined);
+  const ids = [...new Set(done.flatMap((r) => Object.keys(r.said)))];
+  const status = (run, id) => (run.said[id] ?? 'absent').split(':')[0];
+  return Object.fromEntries(
+    ids.filter((id) => new Set(done.map((r) => status(r, id))).size > 1).map((id) => [id, done.map((r) => `seed ${r.seed}: ${r.said[id] ?? 'absent'}`)]),
+  );
+}
+
 /** One CLI run against a fresh server of the variant; the sorted ids per status, or why there is no report. */
 async function runOnce(variant, seed) {
   const server = await startReferenceServer({ ...variant.server, windowSeconds: variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS });
@@ -42,7 +59,7 @@ async function runOnce(variant, seed) {
     });
     const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
     const ids = (status) => report.requirements.filter((r) => r.status === status).map((r) => r.id).sort().join(' ');
-    return { seed, code, failing: ids('fail'), inconclusive: ids('inconclusive') };
+    return { seed, code, failing: ids('fail'), inconclusive: ids('inconclusive'), said: Object.fromEntries(report.requirements.map((r) => [r.id, said(r)])) };
   } catch (error) {
     return { seed, error: error.message };
   } finally {
@@ -91,6 +108,7 @@ const rows = variants.map((variant, v) => {
     inconclusiveStable: inconclusive.length === 1 && !inconclusive[0].startsWith('error:'),
     failing,
     inconclusive,
+    differences: differences(runs),
   };
 });
 const percent = (n) => (rows.length === 0 ? 0 : Math.round((1000 * n) / rows.length) / 10);
@@ -111,6 +129,9 @@ if (AS_JSON) {
   console.log(`| --- | --- | --- | --- | --- | --- |`);
   for (const r of rows) {
     console.log(`| ${r.name} | ${r.kind} | ${r.failingStable ? 'yes' : 'NO'} | ${show(r.failing)} | ${r.inconclusiveStable ? 'yes' : 'NO'} | ${show(r.inconclusive)} |`);
+  }
+  for (const r of rows.filter((row) => Object.keys(row.differences).length > 0)) {
+    console.log(`\n${r.name}: ${Object.entries(r.differences).map(([id, lines]) => `${id}\n  ${lines.join('\n  ')}`).join('\n')}`);
   }
   console.log(`\n${rows.length} variants x ${seeds.length} seeds in ${summary.wallSeconds} s (${PARALLEL} at a time)`);
   console.log(`failed sets identical in every run: ${summary.failingStablePercent} % of variants`);

@@ -12,6 +12,7 @@ import { isJsonObject, stringifyJson } from '../src/interface/json.js';
 import { listLimits, statusValues } from '../src/interface/openapi.js';
 import { fixedInvalidLimits, NUMBER_LIKE_LIMITS } from '../src/arbitraries/limits.js';
 import { planFill } from '../src/session/fill-plan.js';
+import { observedWindowMs } from '../src/session/burst.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { list } from './list-pets.js';
 
@@ -29,6 +30,7 @@ async function createPets(t: RequirementRun, count: number): Promise<string | un
     ...(remaining === undefined ? {} : { windowRemaining: remaining }),
     ...(limit === undefined ? {} : { windowLimit: limit }),
     ...(reset === undefined ? {} : { msToReset: reset * 1000 - Date.now() }),
+    windowMs: observedWindowMs(client.exchanges),
   });
   if (!decision.ok) return `creating ${count} pets does not fit: ${decision.reason}`;
   const statuses = statusValues();

@@ -28,6 +28,8 @@ interface Row {
   runs: number;
   failingStable: boolean;
   failing: string[];
+  /** What each seed's run said of each requirement whose status changed with the seed. */
+  differences: Record<string, string[]>;
 }
 
 const escape = (name: string): string => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
@@ -44,7 +46,7 @@ describe('stability: the same server gets the same failing set whatever the seed
     for (const row of rows) {
       expect(row.runs).toBe(3);
       const known = KNOWN_UNSTABLE[row.name];
-      const context = `${row.name} (${SAMPLE[row.name]}): failing sets ${row.failing.map((s) => `[${s}]`).join(' / ')}`;
+      const context = `${row.name} (${SAMPLE[row.name]}): failing sets ${row.failing.map((s) => `[${s}]`).join(' / ')}; ${JSON.stringify(row.differences)}`;
       if (known === undefined) expect(row.failingStable, context).toBe(true);
       else expect(row.failingStable, `${context} is marked unstable (${known}) but is now stable: remove the marker`).toBe(false);
     }
