@@ -136,6 +136,16 @@ describe('BurstTally', () => {
     expect(tally.excess()).toEqual({ observation: expect.stringContaining('enforces its advertised X-RateLimit-Limit 100') as unknown });
   });
 
+  it('leaves to RATE-004 a window cut short within the Limit it advertised, and fails one served past it', () => {
+    // The window ended after 93 of the advertised 100: the excess over 60 is the Limit's, not a missed 429.
+    const cut = new BurstTally(FREE);
+    for (const r of served(93, 1, { limit: 100 })) cut.add(r);
+    expect(cut.excess()).toEqual({ observation: expect.stringContaining('stayed within its advertised X-RateLimit-Limit 100') as unknown });
+    const past = new BurstTally(FREE);
+    for (const r of served(101, 1, { limit: 100 })) past.add(r);
+    expect(past.excess().violation).toMatch(/^101 requests served .* none refused \/ Expected 429 once 60/);
+  });
+
   it('does not add requests of two windows together', () => {
     const tally = new BurstTally(FREE);
     for (const r of served(40, 1)) tally.add(r);

@@ -177,7 +177,10 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(list.reason).toMatch(/exceeded the \d+-character cap/);
     // The client hung up after its cap: nowhere near 300 MB per request left the server.
     expect(server.sent / server.requests).toBeLessThan(16 * MB);
-    expect(run.ms).toBeLessThan(30_000);
+    // It ends by itself. The run is CPU-bound (about 130 capped bodies read, hashed and dropped):
+    // 15-17 s alone, 32 s beside four busy loops, so the bound leaves room for a loaded machine;
+    // the cap itself is proven by the bytes above, not by the time.
+    expect(run.ms).toBeLessThan(60_000);
   });
 
   it('redirects: never followed, the key never reaches the other origin, reported as failures', async () => {

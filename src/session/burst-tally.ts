@@ -90,7 +90,8 @@ export class BurstTally {
 
   /**
    * After the burst: a window that served more than the plan's limit before its 429 (or before the
-   * spend cap) is a violation, unless the target held to a Limit it advertised consistently, which
+   * spend cap) is a violation, unless it served no more than a Limit it advertised consistently
+   * (with or without a 429 at that Limit: a burst a window's end cut short never reaches it), which
    * RATE-004 judges against the plan. Undefined when no window served too many.
    */
   excess(): { violation?: string; observation?: string } {
@@ -99,8 +100,11 @@ export class BurstTally {
       if (w.served <= this.#tested.limit + this.#refill(w)) continue;
       const advertised = w.limits.size === 1 ? [...w.limits][0] : undefined;
       const where = this.#describe(reset, w);
-      if (w.refused && advertised !== undefined && w.served <= advertised) {
-        return { observation: `${where}: the target enforces its advertised X-RateLimit-Limit ${advertised}, not ${this.#tested.limit} (RATE-004 judges the limit against the plan)` };
+      if (advertised !== undefined && w.served <= advertised) {
+        // The window kept within the Limit it told: the excess over the plan is that Limit's
+        // fault, RATE-004's. Without a 429 at it, whether it is enforced was not reached.
+        const enforced = w.refused ? 'enforces its advertised' : 'stayed within its advertised';
+        return { observation: `${where}: the target ${enforced} X-RateLimit-Limit ${advertised}, not ${this.#tested.limit} (RATE-004 judges the limit against the plan)` };
       }
       const refill = this.#refill(w);
       const allowance = refill === 0 ? '' : ` (at most ${this.#tested.limit + refill}, allowing for a limiter that refills at that rate)`;
