@@ -1,9 +1,9 @@
 /**
  * Whether the run can afford to create pets so that a check can be decided (LIST-004 proves the
  * maximum of 100 only on a store of more than 100 pets). Requests are the scarce resource: the
- * creation must leave the rest of the run its budget, and it must not make the run wait through
- * rate-limit windows for more than a few seconds (on a Free key with a real 60 s window it usually cannot, and the
- * requirement is then inconclusive, never passed).
+ * creation must leave the rest of the run its budget, and it must not make the run wait for
+ * rate-limit windows to reset for more than a few seconds (on a Free key with a real 60 s window
+ * it usually cannot, and the requirement is then inconclusive, never passed).
  */
 
 /** A wait for the key's window to reset that is short enough to be worth a decided requirement. */
@@ -42,9 +42,10 @@ export function planFill(inputs: FillInputs): FillDecision {
   // the run happens to be (with 1 s windows, a run at the end of one could be refused a creation
   // that a run a moment later would make).
   const resets = windowLimit === undefined || windowLimit <= 0 ? undefined : Math.ceil((cost - windowRemaining) / windowLimit);
-  const wholeWindows = resets === undefined ? 0 : resets - 1;
-  const waitMs = resets === undefined || msToReset === undefined ? undefined : Math.max(0, msToReset) + (wholeWindows === 0 ? 0 : wholeWindows * (windowMs ?? Number.POSITIVE_INFINITY));
-  if (waitMs !== undefined && waitMs <= SHORT_WAIT_MS) return { ok: true };
+  if (resets !== undefined && msToReset !== undefined) {
+    const wholeWindowsMs = resets > 1 ? (resets - 1) * (windowMs ?? Number.POSITIVE_INFINITY) : 0;
+    if (Math.max(0, msToReset) + wholeWindowsMs <= SHORT_WAIT_MS) return { ok: true };
+  }
   const resetIn = msToReset === undefined ? 'at an unknown time' : `in ${Math.ceil(msToReset / 1000)} s`;
   const windows = resets === undefined ? 'an unknown number of windows' : `${resets + 1} windows`;
   return {
