@@ -30,16 +30,16 @@ export class ClientIdentityError extends Error {
 }
 
 const PRIVATE_KEY_PEM = /-----BEGIN (?:[A-Z]+ )?(?:ENCRYPTED )?PRIVATE KEY-----/;
+/** PKCS#8 encrypted, or the legacy OpenSSL form's header. */
+const ENCRYPTED_PEM = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/;
 
 function privateKey(pem: string, passphrase: string | undefined, names: IdentityNames): KeyObject {
+  const encrypted = ENCRYPTED_PEM.test(pem);
+  if (encrypted && passphrase === undefined) throw new ClientIdentityError(`${names.key} is encrypted: set ${names.passphrase} to its passphrase`);
   try {
     return createPrivateKey({ key: pem, format: 'pem', ...(passphrase === undefined ? {} : { passphrase }) });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (code === 'ERR_MISSING_PASSPHRASE') throw new ClientIdentityError(`${names.key} is encrypted: set ${names.passphrase} to its passphrase`);
-    if (passphrase !== undefined && /DECRYPT|BAD_PASSWORD|PASSPHRASE/i.test(`${code} ${(error as Error).message}`)) {
-      throw new ClientIdentityError(`${names.key} cannot be decrypted with the passphrase in ${names.passphrase}: wrong passphrase`);
-    }
+  } catch {
+    if (encrypted) throw new ClientIdentityError(`${names.key} cannot be decrypted with the passphrase in ${names.passphrase}: wrong passphrase`);
     throw new ClientIdentityError(`${names.key} is not a PEM private key`);
   }
 }
