@@ -268,17 +268,10 @@ describe.concurrent('client certificates: every mistake is exit 2 in one line', 
 });
 
 describe.concurrent('gateway headers and the config file: mistakes are exit 2 in one line, no value shown', () => {
-  it.each([
-    ['Authorization', 'the suite sends the API key in it'],
-    ['content-type', "the suite chooses each body's media type"],
-    ['ACCEPT', 'the suite judges the media type'],
-    ['Content-Length', 'it is the length of each body'],
-    ['Host', 'it names the target'],
-    ['Transfer-Encoding', 'it frames each body'],
-  ])('--header %s is refused: %s', async (name, why) => {
-    const result = await runCli(['--header', `${name}: ${GATEWAY['CF-Access-Client-Secret']}`], {});
+  it('a header that would change what is tested is refused (each such name: reach-options.test.ts)', async () => {
+    const result = await runCli(['--header', `Authorization: ${GATEWAY['CF-Access-Client-Secret']}`], {});
     expect(result.code).toBe(2);
-    expectOneLine(result, new RegExp(`^petstore-conformance: --header: ${name} cannot be set, because it would change what is tested: .*${why.replace(/[.*+?^${}()|[\]\\']/g, '\\$&')}`));
+    expectOneLine(result, /^petstore-conformance: --header: Authorization cannot be set, because it would change what is tested: the suite sends the API key in it/);
     expect(result.stderr).not.toContain(GATEWAY['CF-Access-Client-Secret']);
   });
 

@@ -354,8 +354,8 @@ function text(value: number | undefined): string | undefined {
 }
 
 /** A list from the config file as the flag would carry it. */
-function joined(value: string | readonly string[] | undefined): string | undefined {
-  return value === undefined || typeof value === 'string' ? value : value.join(',');
+function joined(value: string | ReadonlyArray<string | number> | undefined): string | undefined {
+  return value === undefined || typeof value === 'string' ? value : value.map(String).join(',');
 }
 
 // Reaching the target: proxy, gateway headers, client certificate (README "Gating CI on staging").

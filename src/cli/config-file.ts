@@ -34,7 +34,8 @@ export interface ConfigValues {
   baseUrl?: string;
   apiKeyEnv?: string;
   plan?: string;
-  only?: string | string[];
+  /** Sections may come as YAML numbers (`[LIST, 4.1]`). */
+  only?: string | Array<string | number>;
   readOnly?: boolean;
   dedicatedKey?: boolean;
   exhaustDailyQuota?: boolean;
