@@ -4,7 +4,7 @@
  * Retry-After, no redirect followed), the gateway's headers ride on every request and never on a
  * record, the proxy's credentials never reach a record, and the curl lines take the same route.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions } from '../src/http/client.js';
 import { toCurl } from '../src/http/curl.js';
 import { TransportError } from '../src/http/errors.js';
@@ -13,6 +13,7 @@ import { GATEWAY_VALUE } from '../src/http/gateway-headers.js';
 import { exchangeEvidence } from '../src/report/evidence.js';
 import { startHttp, type HostileServer } from '../fixtures/hostile/base.js';
 import { startForwardProxy, type ForwardProxy } from './support/reach-servers.js';
+import { servedUntilAfterAll } from './support/served.js';
 
 const KEY = 'pc-proxy-key-0c4a9e2f7b1d';
 const PASSWORD = 'pw-6e1b3d8f2a4c';
@@ -21,10 +22,10 @@ const MIB = 1024 * 1024;
 
 let proxy: ForwardProxy;
 let target: HostileServer & { headers: Array<Record<string, string | string[] | undefined>> };
-const closing: Array<{ close(): Promise<void> }> = [];
+const serve = servedUntilAfterAll();
 
 beforeAll(async () => {
-  proxy = await startForwardProxy({ credentials: `user:${PASSWORD}` });
+  proxy = await serve(startForwardProxy({ credentials: `user:${PASSWORD}` }));
   const headers: Array<Record<string, string | string[] | undefined>> = [];
   const server = await startHttp((req, res) => {
     headers.push(req.headers);
@@ -47,11 +48,7 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json', 'x-echo': String(req.headers['x-gateway-token'] ?? '') });
     res.end(JSON.stringify({ token: req.headers['x-gateway-token'], proxyAuthorization: req.headers['proxy-authorization'] ?? null }));
   });
-  target = Object.assign(server, { headers });
-  closing.push(proxy, server);
-});
-afterAll(async () => {
-  await Promise.all(closing.map((s) => s.close()));
+  target = Object.assign(await serve(server), { headers });
 });
 
 function client(extra: Partial<ClientOptions> = {}): ReturnType<typeof createClient> {
@@ -68,7 +65,7 @@ function client(extra: Partial<ClientOptions> = {}): ReturnType<typeof createCli
     gatewayHeaders: [{ name: 'X-Gateway-Token', value: TOKEN }],
     ...extra,
   });
-  closing.push(c);
+  void serve(c);
   return c;
 }
 

@@ -6,7 +6,7 @@
  * would give it. Every run's every output (stdout, stderr, every report file) is searched for
  * the proxy's password, the gateway's header values, the client key's passphrase and the API key.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPrivateKey } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { closedPort } from './support/ports.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { startForwardProxy, startGateway, startRefusingProxy, type ForwardProxy, type Gateway } from './support/reach-servers.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { servedUntilAfterAll } from './support/served.js';
 
 const KEY = 'pc-reach-key-5d1e9a7c3b2f4e6a';
 const PROXY_USER = 'ci-runner';
@@ -28,15 +29,7 @@ const SECRETS = [KEY, PROXY_PASSWORD, PASSPHRASE, ...Object.values(GATEWAY)];
 const ALL_FORMATS = 'json,junit,markdown,html,earl,har';
 
 const tempDir = tempDirs();
-const servers: Array<{ close(): Promise<void> }> = [];
-async function serve<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const server = await started;
-  servers.push(server);
-  return server;
-}
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
+const serve = servedUntilAfterAll();
 
 interface Run extends CliResult {
   report: Report | undefined;
