@@ -4,6 +4,9 @@
  * which the reporter persists.
  */
 import type { Plan } from './plans.js';
+import type { GatewayHeader } from './http/gateway-headers.js';
+import type { ProxyChoice } from './http/proxy-route.js';
+import type { ClientCertificate } from './http/transport.js';
 
 /**
  * 'shared' (the default): other clients may use the key during the run, so consumption the run did
@@ -44,6 +47,13 @@ export interface RunConfig {
    * clocks and whole seconds). Set for the embedded reference server only (src/api/run.ts).
    */
   waitMarginMs?: number;
+
+  // Reaching the target (README "Gating CI on staging"): secrets, like apiKey, and like it never in test meta.
+  /** Sent on every request. */
+  gatewayHeaders?: GatewayHeader[];
+  /** The route every request takes (src/http/proxy-route.ts). */
+  proxy?: ProxyChoice;
+  clientCertificate?: ClientCertificate;
 }
 
 declare module 'vitest' {

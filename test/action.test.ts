@@ -16,11 +16,12 @@ import { closedPort } from './support/ports.js';
 import { predicateErrors } from '../src/attestation/shape.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
+import { startGateway, startForwardProxy } from './support/reach-servers.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
-const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'max-requests', 'report-dir', 'reporters'];
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'max-requests', 'report-dir', 'reporters', 'config', 'proxy', 'headers', 'client-cert', 'client-key'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir', 'predicate-path'];
 const tempDir = tempDirs();
 
@@ -115,7 +116,8 @@ describe('action.yml', () => {
   it('declares the inputs and outputs, and no input for the key', () => {
     expect(Object.keys(action.inputs).sort()).toEqual([...INPUTS].sort());
     expect(Object.keys(action.outputs).sort()).toEqual([...OUTPUTS].sort());
-    for (const name of Object.keys(action.inputs)) expect(name).not.toMatch(/key|token|secret/i);
+    // No input takes a secret (inputs can be echoed in logs): client-key is the key file's path, its passphrase comes from the env.
+    for (const name of Object.keys(action.inputs)) expect(name).not.toMatch(/api-?key|^key$|token|secret|passphrase|password/i);
   });
 
   it('is a composite whose one step runs the script and passes each input as INPUT_*', () => {
@@ -211,6 +213,28 @@ describe('the action run against servers', () => {
     const report = JSON.parse(run.files.get('report.json') ?? '{}') as { target: { plan?: string }; requirements: { id: string; status: string }[] };
     expect(report.target.plan).toBe('custom:60/1000');
     expect(report.requirements.find((r) => r.id === 'RATE-004')?.status).toBe('pass');
+  });
+
+  it('a gateway in front of staging, through a proxy: the headers input (one a line) and the config input reach every request', async () => {
+    const gateway = await startGateway(good.baseUrl, { 'X-Gateway-Id': 'gw-action-id-1f3a5c7e9b', 'X-Gateway-Secret': 'gw-action-secret-2e4b6d8f0a' });
+    const proxy = await startForwardProxy();
+    try {
+      const config = async (workspace: string): Promise<void> => {
+        await mkdir(join(workspace, 'ci'));
+        await writeFile(join(workspace, 'ci/conformance.yaml'), `baseUrl: ${gateway.baseUrl}\nonly: [AUTH]\nreporters: json\n`);
+      };
+      const run = await runAction({ config: 'ci/conformance.yaml', proxy: proxy.url, headers: 'X-Gateway-Id: gw-action-id-1f3a5c7e9b\r\n\nX-Gateway-Secret: gw-action-secret-2e4b6d8f0a' }, config);
+      expect(run.code, run.stderr).toBe(0);
+      expect(gateway.refused).toBe(0);
+      expect(gateway.forwarded).toBeGreaterThan(0);
+      expect(proxy.tunnels.length).toBeGreaterThan(0);
+      const report = JSON.parse(run.files.get('report.json') ?? '{}') as { options: { only: string[] }; target: { access?: { headers?: string[] } } };
+      expect(report.options.only).toEqual(['AUTH']);
+      expect(report.target.access?.headers).toEqual(['X-Gateway-Id', 'X-Gateway-Secret']);
+      for (const text of [run.stdout, run.stderr, run.summary, ...run.files.values()]) expect(text).not.toMatch(/gw-action-(id|secret)-/);
+    } finally {
+      await Promise.all([gateway.close(), proxy.close()]);
+    }
   });
 
   it('a malformed plan: exit 2 with one line showing the expected form', async () => {

@@ -4,7 +4,7 @@
  * API key in anything it prints or writes. The CLI runs as a child process (support/cli.ts);
  * at most three run at once, since each one is a vitest run of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report, RequirementResult } from '../src/report/types.js';
@@ -25,6 +25,7 @@ import { consoleLines, MAX_RSS, runCli, type CliResult } from './support/cli.js'
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { servedUntilAfterAll } from './support/served.js';
 
 /** Lower case (a header name is lower-cased), with characters that percent- and base64-encoding change. */
 const KEY = 'pc-secret-3f9a/7q+x=k2v8w-c41d';
@@ -111,15 +112,7 @@ function expectHalted(run: HostileRun, reason: NonNullable<Report['halted']>['re
   expect(run.report?.verdict).toBe('not-verified');
 }
 
-const servers: Array<{ close(): Promise<void> }> = [];
-async function serve<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const server = await started;
-  servers.push(server);
-  return server;
-}
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
+const serve = servedUntilAfterAll();
 
 describe.concurrent('against hostile servers the CLI ends by itself, says why, and never leaks the key', () => {
   it('a server that accepts and never answers: per-request timeout, halt after 3 failures, exit 2', async () => {

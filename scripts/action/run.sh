@@ -31,6 +31,15 @@ args=(--report-dir "$report_dir")
 [[ -n "${INPUT_ONLY:-}" ]] && args+=(--only "$INPUT_ONLY")
 [[ -n "${INPUT_MAX_REQUESTS:-}" ]] && args+=(--max-requests "$INPUT_MAX_REQUESTS")
 [[ -n "${INPUT_REPORTERS:-}" ]] && args+=(--reporter "$INPUT_REPORTERS")
+[[ -n "${INPUT_CONFIG:-}" ]] && args+=(--config "$INPUT_CONFIG")
+[[ -n "${INPUT_PROXY:-}" ]] && args+=(--proxy "$INPUT_PROXY")
+[[ -n "${INPUT_CLIENT_CERT:-}" ]] && args+=(--client-cert "$INPUT_CLIENT_CERT")
+[[ -n "${INPUT_CLIENT_KEY:-}" ]] && args+=(--client-key "$INPUT_CLIENT_KEY")
+# One header a line; their values are secrets, so they are only ever passed, never printed.
+while IFS= read -r header || [[ -n "$header" ]]; do
+  header="${header%$'\r'}"
+  [[ -n "${header//[[:space:]]/}" ]] && args+=(--header "$header")
+done <<< "${INPUT_HEADERS:-}"
 case "${INPUT_READ_ONLY:-false}" in
   true) args+=(--read-only) ;;
   false | '') ;;

@@ -8,6 +8,9 @@ import type { ProgressListener } from '../../reporters/compliance.js';
 import { selectRequirements } from '../catalog.js';
 import type { KeyMode, RunConfig } from '../run-config.js';
 import { parsePlan, PlanError, planLimits, PLAN_FORM, type Plan, type PlanLimits } from '../plans.js';
+import { chooseProxy, ProxyConfigError, type Environment, type ProxyChoice } from '../http/proxy-route.js';
+import { GatewayHeaderError, mergeGatewayHeaders, type GatewayHeader } from '../http/gateway-headers.js';
+import { clientIdentity, ClientIdentityError, type ClientIdentity } from './client-identity.js';
 
 export class ConformanceUsageError extends Error {
   readonly exitCode = 2;
@@ -63,6 +66,31 @@ export interface ConformanceOptions {
   progress?: ProgressListener;
   /** Per requirement, the seed and fast-check path of a counterexample to re-send (replay). */
   replay?: RunConfig['replay'];
+
+  // Reaching a target behind a proxy, a gateway or mutual TLS (README "Gating CI on staging").
+  /**
+   * A proxy for every request (http:// or https://, credentials in the URL), tunnelled with
+   * CONNECT; '' for none, whatever the environment says. Absent: the environment's, read from
+   * `env` as curl reads it (https_proxy/HTTPS_PROXY, http_proxy, all_proxy/ALL_PROXY,
+   * no_proxy/NO_PROXY; src/http/proxy-route.ts). The embedded server ignores the environment's.
+   */
+  proxy?: string;
+  /** How messages and the report name where `proxy` came from (default "the proxy option"; the CLI's "--proxy"). */
+  proxySource?: string;
+  /** Where the proxy variables are read (default process.env). */
+  env?: Environment;
+  /**
+   * Headers a gateway in front of the target needs, sent on every request (the unauthenticated
+   * probes too). Values are secrets: never recorded; the report lists the names. Authorization,
+   * Content-Type, Accept, Content-Length, Host, Transfer-Encoding and hop-by-hop headers are refused.
+   */
+  headers?: Readonly<Record<string, string>> | ReadonlyArray<readonly [string, string]>;
+  /** PEM client certificate for mutual TLS (the key may be in the same text). */
+  clientCert?: string;
+  /** PEM private key of clientCert. */
+  clientKey?: string;
+  /** Passphrase of an encrypted clientKey. */
+  clientKeyPassphrase?: string;
 }
 
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
@@ -73,6 +101,10 @@ export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'ma
     keyMode: KeyMode;
     /** The requirement ids --only selects, with what they need; empty: all. */
     selected: string[];
+    /** The route to the target (for the embedded server, the explicit proxy only). */
+    proxy: ProxyChoice;
+    gatewayHeaders: GatewayHeader[];
+    clientIdentity?: ClientIdentity;
   };
 
 export function validateBaseUrl(raw: string): string {
@@ -177,7 +209,28 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
     ...(options.exchangeLog === true ? { exchangeLog: true } : {}),
     keyMode: keyModeOf(options),
+    ...reachOf(options, baseUrl),
   };
+}
+
+/** Where an embedded run is served: the route to it depends on the explicit proxy only. */
+const EMBEDDED_ORIGIN = 'http://127.0.0.1';
+
+/** The proxy, gateway headers and client certificate, checked; every mistake a usage error. */
+function reachOf(options: ConformanceOptions, baseUrl: string | undefined): Pick<ResolvedOptions, 'proxy' | 'gatewayHeaders' | 'clientIdentity'> {
+  try {
+    const headers = options.headers === undefined ? [] : Array.isArray(options.headers) ? options.headers : Object.entries(options.headers);
+    const identity = clientIdentity({ cert: options.clientCert, key: options.clientKey, passphrase: options.clientKeyPassphrase });
+    return {
+      // The embedded server is this process's: a corporate proxy from the environment could not reach it.
+      proxy: chooseProxy(baseUrl ?? EMBEDDED_ORIGIN, { explicit: options.proxy, env: baseUrl === undefined ? {} : (options.env ?? process.env), labels: { explicit: options.proxySource ?? 'the proxy option' } }),
+      gatewayHeaders: mergeGatewayHeaders([{ where: 'headers', headers: headers.map(([name, value]) => ({ name, value })) }]),
+      ...(identity === undefined ? {} : { clientIdentity: identity }),
+    };
+  } catch (error) {
+    if (error instanceof ProxyConfigError || error instanceof GatewayHeaderError || error instanceof ClientIdentityError) throw new ConformanceUsageError(error.message);
+    throw error;
+  }
 }
 
 /** Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for the test). */

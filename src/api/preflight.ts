@@ -1,13 +1,33 @@
 /**
- * Before spending any of the target's quota, make sure it can be reached at all: a TCP connect
- * (and a TLS handshake for https) without an HTTP request. Refused connections, DNS failures and
- * certificate problems become one clear line and exit code 2 instead of a run of inconclusives.
+ * Before spending any of the target's quota, make sure it can be reached at all, by the route the
+ * run's requests will take, without an HTTP request to the target: a TCP connect (and a TLS
+ * handshake for https, with the client certificate when there is one); through a proxy, the
+ * same over a CONNECT tunnel the proxy opens, as the transport's are. Refused connections, DNS
+ * failures, certificate problems, a proxy that refuses or demands credentials become one clear
+ * line and exit code 2 instead of a run of inconclusives, and never a verdict on the server.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { connect as tcpConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, rootCertificates } from 'node:tls';
+import { connect as tlsConnect, rootCertificates, type TLSSocket } from 'node:tls';
+import { STATUS_CODES } from 'node:http';
+import { describeProxy, type ProxyRoute } from '../http/proxy-route.js';
+import type { ClientCertificate } from '../http/transport.js';
 
 export class UnreachableError extends Error {
   readonly exitCode = 2;
+}
+
+export interface ReachOptions {
+  timeoutMs: number;
+  ca?: string | undefined;
+  proxy?: ProxyRoute | undefined;
+  clientCertificate?: ClientCertificate | undefined;
+}
+
+interface Endpoint {
+  host: string;
+  port: number;
 }
 
 const TLS_HINTS: Record<string, string> = {
@@ -19,47 +39,168 @@ const TLS_HINTS: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'certificate does not match the host name',
 };
 
-function describe(error: NodeJS.ErrnoException, host: string, port: number): string {
-  const code = error.code ?? '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `target unreachable: cannot resolve host "${host}"`;
-  if (code === 'ECONNREFUSED') return `target unreachable: connection refused by ${host}:${port}`;
-  if (code === 'ETIMEDOUT' || code === 'PC_TIMEOUT') return `target unreachable: no connection to ${host}:${port} within the timeout`;
-  const hint = TLS_HINTS[code];
-  if (hint !== undefined) return `TLS error with ${host}:${port}: ${hint} (no insecure fallback is made)`;
-  return `target unreachable: ${code === '' ? error.message : `${code} (${error.message.split('\n')[0] ?? ''})`}`;
+/** TLS alerts a server sends about the client's certificate: what it asked for, or what it refused. */
+const CLIENT_CERTIFICATE_ALERTS = /CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE|CERTIFICATE_EXPIRED|CERTIFICATE_REVOKED|ACCESS_DENIED|HANDSHAKE_FAILURE/;
+
+/**
+ * With TLS 1.3 the server judges the client's certificate after the client's handshake is done;
+ * its refusal (an alert) or its acceptance (a session ticket, which most servers send at once)
+ * arrives a round trip later. This long is waited for either, then the certificate is taken as accepted.
+ */
+const TLS13_VERDICT_WAIT_MS = 1_000;
+
+function code(error: NodeJS.ErrnoException): string {
+  return error.code ?? '';
 }
 
-export function checkReachable(baseUrl: string, options: { timeoutMs: number; ca?: string }): Promise<void> {
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+function describeConnect(error: NodeJS.ErrnoException, what: string, at: Endpoint): string {
+  const c = code(error);
+  if (c === 'ENOTFOUND' || c === 'EAI_AGAIN') return `${what} unreachable: cannot resolve host "${at.host}"`;
+  if (c === 'ECONNREFUSED') return `${what} unreachable: connection refused by ${at.host}:${at.port}`;
+  if (c === 'ETIMEDOUT' || c === 'PC_TIMEOUT') return `${what} unreachable: no connection to ${at.host}:${at.port} within the timeout`;
+  return `${what} unreachable: ${c === '' ? firstLine(error.message) : `${c} (${firstLine(error.message)})`}`;
+}
+
+function describeTls(error: NodeJS.ErrnoException, at: Endpoint, withCertificate: boolean): string {
+  const c = code(error);
+  const where = `TLS error with ${at.host}:${at.port}`;
+  const hint = TLS_HINTS[c];
+  if (hint !== undefined) return `${where}: ${hint} (no insecure fallback is made)`;
+  if (CLIENT_CERTIFICATE_ALERTS.test(c) || (withCertificate && c === 'ECONNRESET')) {
+    return withCertificate
+      ? `${where}: the server refused the client certificate (${c}); check --client-cert against the CA the server trusts`
+      : `${where}: the server asks for a client certificate (${c}); pass --client-cert and --client-key`;
+  }
+  return `${where}: ${c === '' ? firstLine(error.message) : `${c} (${firstLine(error.message)})`}`;
+}
+
+function endpointOf(baseUrl: string): Endpoint & { secure: boolean } {
   const url = new URL(baseUrl);
   const secure = url.protocol === 'https:';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = url.port === '' ? (secure ? 443 : 80) : Number(url.port);
-  return new Promise((resolve, reject) => {
-    const onConnected = (): void => {
+  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port === '' ? (secure ? 443 : 80) : Number(url.port), secure };
+}
+
+function trust(ca: string | undefined): { rejectUnauthorized: true; ca?: string[] } {
+  // Pinned, as in the client: NODE_TLS_REJECT_UNAUTHORIZED=0 must not turn checks off.
+  return { rejectUnauthorized: true, ...(ca === undefined ? {} : { ca: [...rootCertificates, ca] }) };
+}
+
+/** SNI takes host names only: Node warns on stderr about an IP address. */
+function serverName(host: string): { servername?: string } {
+  return isIP(host) === 0 ? { servername: host } : {};
+}
+
+/** A socket settled once: the first of success, failure or the timeout wins, and it is destroyed on failure. */
+function settle<T extends Socket>(socket: T, timeoutMs: number, onTimeout: () => string, onError: (error: NodeJS.ErrnoException) => string): { promise: Promise<T>; resolve: () => void } {
+  let done: (() => void) | undefined;
+  const promise = new Promise<T>((resolve, reject) => {
+    const fail = (message: string): void => {
       socket.destroy();
-      resolve();
+      reject(new UnreachableError(message));
     };
-    const socket: Socket = secure
-      ? tlsConnect(
-          {
-            host,
-            port,
-            // SNI takes host names only: Node warns on stderr about an IP address here.
-            ...(isIP(host) === 0 ? { servername: host } : {}),
-            // Pinned, as in the client: NODE_TLS_REJECT_UNAUTHORIZED=0 must not turn checks off.
-            rejectUnauthorized: true,
-            ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
-          },
-          onConnected,
-        )
-      : tcpConnect({ host, port }, onConnected);
-    socket.setTimeout(options.timeoutMs, () => {
-      socket.destroy();
-      reject(new UnreachableError(describe(Object.assign(new Error('timeout'), { code: 'PC_TIMEOUT' }), host, port)));
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      socket.destroy();
-      reject(new UnreachableError(describe(error, host, port)));
-    });
+    socket.setTimeout(timeoutMs, () => fail(onTimeout()));
+    socket.on('error', (error: NodeJS.ErrnoException) => fail(onError(error)));
+    done = () => {
+      socket.setTimeout(0);
+      socket.removeAllListeners('error');
+      socket.on('error', () => undefined);
+      resolve(socket);
+    };
   });
+  return { promise, resolve: () => done?.() };
+}
+
+function connectDirect(at: Endpoint, timeoutMs: number): Promise<Socket> {
+  const socket = tcpConnect({ host: at.host, port: at.port });
+  const settled = settle(socket, timeoutMs, () => describeConnect({ name: 'timeout', message: 'timeout', code: 'PC_TIMEOUT' }, 'target', at), (e) => describeConnect(e, 'target', at));
+  socket.once('connect', settled.resolve);
+  return settled.promise;
+}
+
+function proxyAnswer(res: IncomingMessage, proxy: ProxyRoute, target: Endpoint): string {
+  const status = res.statusCode ?? 0;
+  const text = `${status} ${res.statusMessage ?? STATUS_CODES[status] ?? ''}`.trim();
+  const named = `the proxy ${describeProxy(proxy)}`;
+  const to = `${target.host}:${target.port}`;
+  if (status === 407) {
+    return proxy.authorization === undefined
+      ? `${named} demands credentials (${text}): give them in its URL, http://user:password@host:port`
+      : `${named} refused its credentials (${text})`;
+  }
+  if (status === 502 || status === 503 || status === 504) return `${named} could not reach ${to} (${text})`;
+  return `${named} refused to open a tunnel to ${to} (${text})`;
+}
+
+/** A CONNECT tunnel to `target` through the proxy: the socket, once the proxy answered 200. */
+function connectThroughProxy(proxy: ProxyRoute, target: Endpoint, options: ReachOptions): Promise<Socket> {
+  const to = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+  const request = (proxy.secure ? httpsRequest : httpRequest)({
+    host: proxy.host,
+    port: proxy.port,
+    method: 'CONNECT',
+    path: to,
+    agent: false,
+    headers: { host: to, ...(proxy.authorization === undefined ? {} : { 'proxy-authorization': proxy.authorization }) },
+    ...(proxy.secure ? { ...trust(options.ca), ...serverName(proxy.host) } : {}),
+  });
+  const named = `proxy ${describeProxy(proxy)}`;
+  return new Promise((resolve, reject) => {
+    const fail = (message: string): void => {
+      request.destroy();
+      reject(new UnreachableError(message));
+    };
+    request.setTimeout(options.timeoutMs, () => fail(`${named}: no answer to CONNECT ${to} within the timeout`));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const c = code(error);
+      fail(TLS_HINTS[c] !== undefined || c.startsWith('ERR_TLS_') || c.startsWith('ERR_SSL_') ? `TLS error with the ${named}: ${TLS_HINTS[c] ?? c}` : describeConnect(error, named, proxy));
+    });
+    request.on('connect', (res: IncomingMessage, socket: Socket) => {
+      request.setTimeout(0);
+      if (res.statusCode === 200) {
+        resolve(socket);
+        return;
+      }
+      socket.destroy();
+      fail(proxyAnswer(res, proxy, target));
+    });
+    request.end();
+  });
+}
+
+/** The TLS handshake with the target over `socket`, and with a client certificate, the server's verdict on it. */
+function handshake(socket: Socket, target: Endpoint, options: ReachOptions): Promise<TLSSocket> {
+  const withCertificate = options.clientCertificate !== undefined;
+  const secure = tlsConnect({ socket, ...serverName(target.host), ...trust(options.ca), ...(options.clientCertificate ?? {}) });
+  const settled = settle(secure, options.timeoutMs, () => `TLS error with ${target.host}:${target.port}: no handshake within the timeout`, (e) => describeTls(e, target, withCertificate));
+  secure.once('secureConnect', () => {
+    if (secure.getProtocol() !== 'TLSv1.3') {
+      settled.resolve();
+      return;
+    }
+    // Read, so that an alert about the client certificate (or its absence) arrives as an error.
+    secure.resume();
+    const timer = setTimeout(settled.resolve, Math.min(TLS13_VERDICT_WAIT_MS, options.timeoutMs));
+    const accepted = (): void => {
+      clearTimeout(timer);
+      settled.resolve();
+    };
+    secure.once('session', accepted);
+    secure.once('close', () => clearTimeout(timer));
+    secure.once('end', () => secure.emit('error', Object.assign(new Error('the server closed the connection after the handshake'), { code: 'ECONNRESET' })));
+  });
+  return settled.promise;
+}
+
+export async function checkReachable(baseUrl: string, options: ReachOptions): Promise<void> {
+  const target = endpointOf(baseUrl);
+  const socket = options.proxy === undefined ? await connectDirect(target, options.timeoutMs) : await connectThroughProxy(options.proxy, target, options);
+  try {
+    if (target.secure) (await handshake(socket, target, options)).destroy();
+  } finally {
+    socket.destroy();
+  }
 }

@@ -20,6 +20,8 @@ import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
 import { haltedReport, type RunHalt } from './halt.js';
+import type { TargetAccess } from '../report/types.js';
+import { certificateOf } from './client-identity.js';
 
 /** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
 const EMBEDDED_WINDOW_SECONDS = 1;
@@ -55,6 +57,11 @@ interface Target {
   close(): Promise<void>;
 }
 
+function reachable(baseUrl: string, options: ResolvedOptions): Promise<void> {
+  const identity = options.clientIdentity;
+  return checkReachable(baseUrl, { timeoutMs: options.timeoutMs, ca: options.ca, proxy: options.proxy.route, clientCertificate: identity === undefined ? undefined : certificateOf(identity) });
+}
+
 async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   if (options.baseUrl === undefined) {
     const plan = options.plan;
@@ -70,10 +77,19 @@ async function resolveTarget(options: ResolvedOptions): Promise<Target> {
         ? {}
         : { keys: { [customKey]: 'free' }, behaviour: { quota: (p, ctx) => (ctx.auth?.key === customKey ? customQuota : referenceBehaviour.quota(p, ctx)) } }),
     });
+    // An explicit proxy serves the embedded server too: it must be able to reach it.
+    if (options.proxy.route !== undefined) {
+      try {
+        await reachable(server.baseUrl, options);
+      } catch (error) {
+        await server.close();
+        throw error;
+      }
+    }
     // Only an explicit --plan: defaulting to the embedded key's plan would judge RATE-004 on a claim the user never made.
     return { baseUrl: server.baseUrl, apiKey: named === undefined ? customKey : server.keys[named], ...(plan === undefined ? {} : { plan }), embedded: true, close: () => server.close() };
   }
-  await checkReachable(options.baseUrl, { timeoutMs: options.timeoutMs, ...(options.ca === undefined ? {} : { ca: options.ca }) });
+  await reachable(options.baseUrl, options);
   return {
     baseUrl: options.baseUrl,
     apiKey: options.apiKey ?? '',
@@ -149,8 +165,22 @@ function withoutAbortErrors(outcomes: readonly TestOutcome[]): TestOutcome[] {
   });
 }
 
+/** What report.json says of the route to the target: names, never values or credentials. */
+function accessOf(resolved: ResolvedOptions): TargetAccess | undefined {
+  const { route, bypassedBy } = resolved.proxy;
+  const identity = resolved.clientIdentity;
+  const access: TargetAccess = {
+    ...(route === undefined ? {} : { proxy: { url: route.url, from: 'variable' in route.source ? route.source.variable : route.source.option, credentials: route.authorization !== undefined } }),
+    ...(bypassedBy === undefined ? {} : { noProxy: bypassedBy }),
+    ...(resolved.gatewayHeaders.length === 0 ? {} : { headers: resolved.gatewayHeaders.map((h) => h.name) }),
+    ...(identity === undefined ? {} : { clientCertificate: { subject: identity.subject, fingerprint256: identity.fingerprint256 } }),
+  };
+  return Object.keys(access).length === 0 ? undefined : access;
+}
+
 export async function runConformance(options: ConformanceOptions = {}): Promise<Report> {
   const resolved = resolveOptions(options);
+  const access = accessOf(resolved);
   const catalog = loadCatalog();
   const startedAt = new Date();
   const started = performance.now();
@@ -162,6 +192,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       embedded: target.embedded,
       ...(target.apiKey === '' ? {} : { keyFingerprint: keyFingerprint(target.apiKey) }),
       ...(target.plan === undefined ? {} : { plan: target.plan }),
+      ...(access === undefined ? {} : { access }),
     },
     seed: resolved.seed,
     runId,
@@ -206,6 +237,9 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.exchangeLog === true ? { exchangeLog: true } : {}),
     keyMode: resolved.keyMode,
     ...(target.embedded ? { waitMarginMs: EMBEDDED_WAIT_MARGIN_MS } : {}),
+    ...(resolved.gatewayHeaders.length === 0 ? {} : { gatewayHeaders: resolved.gatewayHeaders }),
+    proxy: resolved.proxy,
+    ...(resolved.clientIdentity === undefined ? {} : { clientCertificate: certificateOf(resolved.clientIdentity) }),
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);

@@ -7,6 +7,9 @@ import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Plan } from '../plans.js';
 import { ConformanceUsageError, DEFAULTS, requestBudget, resolvePlan, validateBaseUrl } from '../api/options.js';
+import { loadConfigFile, showableVariable, type ConfigFile } from './config-file.js';
+import { GatewayHeaderError, mergeGatewayHeaders, parseHeaderLine, type GatewayHeader } from '../http/gateway-headers.js';
+import { environmentProxy, parseProxyUrl, ProxyConfigError } from '../http/proxy-route.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
@@ -35,6 +38,16 @@ export interface RunOptions {
   exhaustDailyQuota: boolean;
   /** Nobody else uses the key during the run: every unit the rate-limit headers count must be the run's. */
   dedicatedKey: boolean;
+
+  // Reaching the target (README "Gating CI on staging").
+  /** --proxy ('' disables the environment's), or the config file's when the environment names none; `from` names it in messages. */
+  proxy?: { value: string; from: string };
+  /** --header, then PETSTORE_HEADERS, then the config file's, merged by name in that order. */
+  headers: GatewayHeader[];
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  /** The config file read, as the user would name it. */
+  configFile?: string;
 }
 
 /** Re-render a saved report.json in other formats. */
@@ -134,7 +147,16 @@ Options:
   --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up, only on a key made for the
                          test (without it RATE-007 is not exercised). Needs --plan on a remote target;
                          raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
-  --ca <file>            Extra CA certificate (PEM) for a private TLS target
+  --ca <file>            Extra CA certificate (PEM) for a private TLS target (or proxy)
+  --proxy <url>          Proxy for every request (http:// or https://, credentials in the URL), tunnelled
+                         with CONNECT; '' for none. Default: HTTPS_PROXY / http_proxy / ALL_PROXY, with
+                         NO_PROXY, read as curl reads them
+  --header 'Name: value' Header every request carries, for a gateway in front of the target; repeatable
+                         (also PETSTORE_HEADERS, one per line). Values are secrets: never recorded
+  --client-cert <file>   Client certificate (PEM) for mutual TLS; the key's passphrase comes from
+  --client-key <file>    PETSTORE_CLIENT_KEY_PASSPHRASE only
+  --config <file>        Options from a YAML or JSON file (default: petstore-conformance.config.yaml, .yml
+                         or .json in the working directory); flags, then environment, then file
   --format <f>           diff only: text (default) or markdown (for a PR comment)
   --output <file>        diff: write the diff to a file instead of stdout; attest: the envelope's path
   --key <pem>            attest: the Ed25519 private key that signs
@@ -211,7 +233,7 @@ function attestationCommand(name: 'attest' | 'verify', files: readonly string[],
   return { command: 'attest', reportFile, ...(keyFile === undefined ? {} : { keyFile }), ...(output === undefined ? {} : { output }), ...(predicateFile === undefined ? {} : { predicateFile }) };
 }
 
-export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedCommand {
+export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ParsedCommand {
   let parsed;
   try {
     parsed = parseArgs({
@@ -240,6 +262,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'public-key': { type: 'string' },
         'exhaust-daily-quota': { type: 'boolean' },
         'dedicated-key': { type: 'boolean' },
+        proxy: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        'client-cert': { type: 'string' },
+        'client-key': { type: 'string' },
+        config: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -264,45 +291,139 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   if (subcommand !== undefined && reportFile === undefined) throw new UsageError(`${subcommand} needs the path of a report.json`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const runFlag = (['proxy', 'header', 'client-cert', 'client-key', 'config'] as const).find((flag) => v[flag] !== undefined);
+  if (subcommand === 'report' && runFlag !== undefined) throw new UsageError(`--${runFlag} applies to runs and replay only`);
 
-  const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'];
+  // Flags, then environment, then the config file.
+  const config = subcommand === 'report' ? undefined : loadConfigFile(v.config, cwd);
+  const file = config?.values ?? {};
+  const fromFile = (value: string | undefined): string | undefined => (value === undefined || config === undefined ? undefined : config.path(value));
+  const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'] ?? file.baseUrl;
   const baseUrl = rawUrl === undefined || rawUrl === '' ? undefined : validateBaseUrl(rawUrl);
-  const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'];
+  const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'] ?? (file.apiKeyEnv === undefined ? undefined : env[file.apiKeyEnv]);
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
-  const reporters = reporterList(v.reporter ?? 'json,junit,markdown,html');
+  const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? 'json,junit,markdown,html');
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
-  const plan = resolvePlan(v.plan);
+  const plan = resolvePlan(v.plan ?? file.plan);
 
   if (subcommand === 'report' && reportFile !== undefined) {
     return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
   }
   if (baseUrl !== undefined && (apiKey === undefined || apiKey === '')) {
+    if (config !== undefined && file.apiKeyEnv !== undefined) {
+      throw new UsageError(`an API key is required for a remote target: ${config.name}'s apiKeyEnv names ${showableVariable(file.apiKeyEnv)}, which is not set (or set PETSTORE_API_KEY)`);
+    }
     throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
   }
+  const exhaustDailyQuota = v['exhaust-daily-quota'] === true || file.exhaustDailyQuota === true;
+  const maxRequests = v['max-requests'] ?? text(file.maxRequests);
+  const deadline = v.deadline ?? text(file.deadline);
+  const caFile = v.ca ?? fromFile(file.ca);
   const options = {
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
-    reportDir: v['report-dir'] ?? 'conformance-report',
+    reportDir: v['report-dir'] ?? fromFile(file.reportDir) ?? 'conformance-report',
     reporters,
-    seed: integer('seed', v.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
-    readOnly: v['read-only'] === true,
+    seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    readOnly: v['read-only'] === true || file.readOnly === true,
     maxRequests: requestBudget({
       plan,
       baseUrl,
-      exhaustDailyQuota: v['exhaust-daily-quota'] === true,
-      maxRequests: v['max-requests'] === undefined ? undefined : integer('max-requests', v['max-requests'], DEFAULTS.maxRequests, 1),
+      exhaustDailyQuota,
+      maxRequests: maxRequests === undefined ? undefined : integer('max-requests', maxRequests, DEFAULTS.maxRequests, 1),
     }),
-    timeoutMs: integer('timeout', v.timeout, DEFAULTS.timeoutMs, 1, 600_000),
-    maxWaitMs: integer('max-wait', v['max-wait'], DEFAULTS.maxWaitMs / 1000, 0, 3_600) * 1000,
-    ...(v.deadline === undefined ? {} : { deadlineMs: integer('deadline', v.deadline, 0, 1, 86_400) * 1000 }),
-    only: list(v.only),
+    timeoutMs: integer('timeout', v.timeout ?? text(file.timeout), DEFAULTS.timeoutMs, 1, 600_000),
+    maxWaitMs: integer('max-wait', v['max-wait'] ?? text(file.maxWait), DEFAULTS.maxWaitMs / 1000, 0, 3_600) * 1000,
+    ...(deadline === undefined ? {} : { deadlineMs: integer('deadline', deadline, 0, 1, 86_400) * 1000 }),
+    only: list(v.only ?? joined(file.only)),
     ...(plan === undefined ? {} : { plan }),
-    ...(v.ca === undefined ? {} : { caFile: v.ca }),
-    exhaustDailyQuota: v['exhaust-daily-quota'] === true,
-    dedicatedKey: v['dedicated-key'] === true,
+    ...(caFile === undefined ? {} : { caFile }),
+    exhaustDailyQuota,
+    dedicatedKey: v['dedicated-key'] === true || file.dedicatedKey === true,
+    ...reachOf(v, env, config, baseUrl),
   };
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
   return { command: 'run', ...options };
+}
+
+/** A number from the config file as the flag would carry it. */
+function text(value: number | undefined): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+/** A list from the config file as the flag would carry it. */
+function joined(value: string | ReadonlyArray<string | number> | undefined): string | undefined {
+  return value === undefined || typeof value === 'string' ? value : value.map(String).join(',');
+}
+
+// Reaching the target: proxy, gateway headers, client certificate (README "Gating CI on staging").
+
+type ReachFlags = { proxy?: string | undefined; header?: string[] | undefined; 'client-cert'?: string | undefined; 'client-key'?: string | undefined };
+type Reach = Pick<RunOptions, 'proxy' | 'headers' | 'clientCertFile' | 'clientKeyFile' | 'configFile'>;
+
+/** "Name: value" lines; a line without a colon is named by its place, never quoted (it may be a secret). */
+function headerLines(lines: readonly string[], where: (index: number) => string): GatewayHeader[] {
+  return lines.map((line, index) => {
+    const header = parseHeaderLine(line);
+    if (header === undefined) throw new UsageError(`${where(index)} must be "Name: value"`);
+    return header;
+  });
+}
+
+/** PETSTORE_HEADERS: one header a line; blank lines and lines starting with # are skipped. */
+export const HEADERS_VARIABLE = 'PETSTORE_HEADERS';
+
+function gatewayHeaders(flags: readonly string[], env: NodeJS.ProcessEnv, config: ConfigFile | undefined): GatewayHeader[] {
+  const lines = (env[HEADERS_VARIABLE] ?? '').split(/\r?\n/).map((line, index) => ({ line: line.trim(), index })).filter(({ line }) => line !== '' && !line.startsWith('#'));
+  const fromEnv = lines.map(({ line, index }) => headerLines([line], () => `${HEADERS_VARIABLE} line ${index + 1}`)[0]).filter((h): h is GatewayHeader => h !== undefined);
+  const fromFile = Object.entries(config?.values.headers ?? {}).map(([name, value]) => {
+    if (typeof value === 'string') return { name, value };
+    const held = env[value.env];
+    if (held === undefined || held === '') throw new UsageError(`${config?.name ?? 'the config file'}: header ${name} takes its value from ${showableVariable(value.env)}, which is not set`);
+    return { name, value: held };
+  });
+  try {
+    return mergeGatewayHeaders([
+      { where: '--header', headers: headerLines(flags, (index) => `--header number ${index + 1}`) },
+      { where: HEADERS_VARIABLE, headers: fromEnv },
+      { where: config?.name ?? 'the config file', headers: fromFile },
+    ]);
+  } catch (error) {
+    if (error instanceof GatewayHeaderError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** --proxy, else the config file's when the environment names no proxy for this target (the embedded server ignores the environment's). */
+function proxyOf(flag: string | undefined, env: NodeJS.ProcessEnv, config: ConfigFile | undefined, baseUrl: string | undefined): RunOptions['proxy'] {
+  const fileProxy = config?.values.proxy;
+  const chosen =
+    flag !== undefined
+      ? { value: flag, from: '--proxy' }
+      : fileProxy !== undefined && config !== undefined && (baseUrl === undefined || environmentProxy(baseUrl, env) === undefined)
+        ? { value: fileProxy, from: `${config.name}'s proxy` }
+        : undefined;
+  if (chosen === undefined || chosen.value.trim() === '') return chosen;
+  try {
+    parseProxyUrl(chosen.value.trim(), { option: chosen.from });
+  } catch (error) {
+    if (error instanceof ProxyConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  return chosen;
+}
+
+function reachOf(v: ReachFlags, env: NodeJS.ProcessEnv, config: ConfigFile | undefined, baseUrl: string | undefined): Reach {
+  const proxy = proxyOf(v.proxy, env, config, baseUrl);
+  const clientCertFile = v['client-cert'] ?? (config?.values.clientCert === undefined ? undefined : config.path(config.values.clientCert));
+  const clientKeyFile = v['client-key'] ?? (config?.values.clientKey === undefined ? undefined : config.path(config.values.clientKey));
+  return {
+    ...(proxy === undefined ? {} : { proxy }),
+    headers: gatewayHeaders(v.header ?? [], env, config),
+    ...(clientCertFile === undefined ? {} : { clientCertFile }),
+    ...(clientKeyFile === undefined ? {} : { clientKeyFile }),
+    ...(config === undefined ? {} : { configFile: config.name }),
+  };
 }

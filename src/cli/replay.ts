@@ -17,7 +17,9 @@ import { loadReport } from '../report/load.js';
 import { writeReports } from '../report/write.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import type { Report } from '../report/types.js';
-import { createClient } from '../http/client.js';
+import { createClient, reachOptions } from '../http/client.js';
+import { resolveOptions } from '../api/options.js';
+import { certificateOf } from '../api/client-identity.js';
 import { idKey, petsOf } from '../checks/pet-shape.js';
 import { rerunSelection, resendFailures } from '../replay/resend.js';
 import { replayExitCode, replayVerdict } from '../replay/verdict.js';
@@ -75,19 +77,21 @@ export async function replay(command: ReplayOptions): Promise<number> {
   let report: Report;
   let resent;
   try {
-    report = await runConformance(
-      await libraryOptions(
-        {
-          ...command,
-          baseUrl: target.baseUrl,
-          apiKey: target.apiKey,
-          ...(target.plan === undefined ? {} : { plan: target.plan }),
-          seed: saved.seed,
-          only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
-        },
-        { replay: replayPaths },
-      ),
+    const options = await libraryOptions(
+      {
+        ...command,
+        baseUrl: target.baseUrl,
+        apiKey: target.apiKey,
+        ...(target.plan === undefined ? {} : { plan: target.plan }),
+        seed: saved.seed,
+        only: rerunSelection(failing, new Set(saved.requirements.map((r) => r.id))),
+      },
+      // The embedded server is this process's: the environment's proxy could not reach it.
+      { replay: replayPaths, ...(target.embedded ? { env: {} } : {}) },
     );
+    report = await runConformance(options);
+    // The re-sent exchanges take the re-run's route: its proxy, gateway headers and certificate.
+    const reach = resolveOptions(options);
     // The re-run was handed the embedded server's URL like any other; its report says what it was.
     if (target.embedded) report = { ...report, target: { ...report.target, embedded: true } };
     const client = createClient({
@@ -98,6 +102,7 @@ export async function replay(command: ReplayOptions): Promise<number> {
       maxRequests: command.maxRequests,
       maxWaitMs: command.maxWaitMs,
       ...(ca === undefined ? {} : { ca }),
+      ...reachOptions({ gatewayHeaders: reach.gatewayHeaders, proxy: reach.proxy, clientCertificate: reach.clientIdentity === undefined ? undefined : certificateOf(reach.clientIdentity) }),
     });
     try {
       resent = await resendFailures(failing, {

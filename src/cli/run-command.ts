@@ -17,6 +17,7 @@ import { appendStepSummary, writeReports } from '../report/write.js';
 import { renderContextOfFile } from '../report/digest.js';
 import { RENDERERS } from '../report/renderers.js';
 import { join, resolve } from 'node:path';
+import { reachNote } from './reach-note.js';
 
 /** Where the command writes: a terminal's streams, or anything that takes text. */
 export interface CliIo {
@@ -39,11 +40,13 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
   // The opt-in's cost shares the first line, so a run that cannot start still prints at most three.
   const cost = command.exhaustDailyQuota ? `; ${dailyQuotaNotice(command)}` : '';
-  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key})${cost}\n`);
+  const reach = reachNote(command, io.env);
+  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key}${reach.suffix})${cost}\n`);
+  for (const warning of reach.warnings) io.stderr.write(`${warning}\n`);
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
   try {
-    report = await runConformance(await libraryOptions(command, { progress }));
+    report = await runConformance(await libraryOptions(command, { progress, env: io.env }));
   } finally {
     progress.stop();
   }

@@ -89,7 +89,10 @@ const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = 
 /** What to do about a halt whose message does not say it already (a bad key's and a wrong base URL's do). */
 function haltFix(halt: NonNullable<Report['halted']>, message: string): string | undefined {
   if (halt.reason === 'unreachable') {
-    if (message.includes('--ca')) return undefined;
+    if (message.includes('--ca') || message.includes('--client-cert') || message.includes('credentials')) return undefined;
+    if (message.startsWith('proxy ')) return 'check the proxy URL and that the proxy is running and reachable from here';
+    if (/^the proxy .* refused to open a tunnel/.test(message)) return 'ask for the target to be let through the proxy, or list it in NO_PROXY to go direct';
+    if (/^the proxy .* could not reach/.test(message)) return 'check --base-url, and that the proxy can reach the server';
     if (message.startsWith('TLS error')) return 'the server needs a certificate valid for this host name';
     return 'check --base-url and that the server is running and reachable from here';
   }

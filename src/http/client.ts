@@ -22,7 +22,9 @@ import { createPreparer, isSendableHeaderValue, parseBaseUrl } from './prepare.j
 import type { PreparedRequest, SendRequest } from './prepare.js';
 import { ExchangeRecorder } from './recorder.js';
 import { keptExchange } from './kept-body.js';
-import { Transport } from './transport.js';
+import { Transport, type ClientCertificate } from './transport.js';
+import type { GatewayHeader } from './gateway-headers.js';
+import { proxyUseOf, type ProxyChoice } from './proxy-route.js';
 
 export { authTemplateOf } from './prepare.js';
 export type { CustomAuth, HttpMethod, SendRequest } from './prepare.js';
@@ -50,6 +52,12 @@ export interface ClientOptions {
   waitMarginMs?: number;
   /** Extra PEM CA, trusted in addition to the system roots. */
   ca?: string;
+  /** Sent on every request, whatever its credential (gateway-headers.ts): secrets, recorded as GATEWAY_VALUE. */
+  gatewayHeaders?: readonly GatewayHeader[];
+  /** The run's proxy (proxy-route.ts): the route every request is tunnelled through, and what curl lines say. */
+  proxy?: ProxyChoice;
+  /** For a target that asks for mutual TLS. */
+  clientCertificate?: ClientCertificate;
   /**
    * Whether the run may make its one limit probe, given the X-RateLimit-Limit last advertised:
    * true when the limit under test is known and RATE-005 is selected. Then the first paced keyed
@@ -113,6 +121,17 @@ export interface ConformanceClient {
 
 const MAX_CONSECUTIVE_TRANSPORT_FAILURES = 3;
 
+type Reach = Pick<ClientOptions, 'gatewayHeaders' | 'proxy' | 'clientCertificate'>;
+
+/** The client options that reach the target (gateway headers, proxy, client certificate), from a run's configuration, those set only. */
+export function reachOptions(config: { [K in keyof Reach]?: Reach[K] | undefined }): Reach {
+  return {
+    ...(config.gatewayHeaders === undefined || config.gatewayHeaders.length === 0 ? {} : { gatewayHeaders: config.gatewayHeaders }),
+    ...(config.proxy === undefined ? {} : { proxy: config.proxy }),
+    ...(config.clientCertificate === undefined ? {} : { clientCertificate: config.clientCertificate }),
+  };
+}
+
 export function createClient(options: ClientOptions): ConformanceClient {
   return new Client(options);
 }
@@ -165,17 +184,31 @@ class Client implements ConformanceClient {
     this.onWait = options.onWait;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.recorder = new ExchangeRecorder(options.apiKey, origin);
+    const route = options.proxy?.route;
+    const proxyUse = options.proxy === undefined ? undefined : proxyUseOf(options.proxy);
+    this.recorder = new ExchangeRecorder(options.apiKey, origin, {
+      ...(options.gatewayHeaders === undefined ? {} : { gatewayHeaders: options.gatewayHeaders }),
+      ...(route === undefined ? {} : { proxySecrets: route.secrets }),
+      ...(proxyUse === undefined ? {} : { proxy: proxyUse }),
+    });
     const { name, version } = toolInfo();
     this.prepare = createPreparer({
       origin,
       basePath,
       apiKey: options.apiKey,
       userAgent: `${name}/${version}`,
+      ...(options.gatewayHeaders === undefined ? {} : { gatewayHeaders: options.gatewayHeaders }),
       redact: (text) => this.recorder.redact(text),
     });
     this.pacer = new Pacer(options);
-    this.transport = new Transport({ origin, timeoutMs: options.timeoutMs, maxBodyBytes: options.maxBodyBytes, ca: options.ca });
+    this.transport = new Transport({
+      origin,
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: options.maxBodyBytes,
+      ca: options.ca,
+      ...(route === undefined ? {} : { proxy: { url: route.url, ...(route.authorization === undefined ? {} : { authorization: route.authorization }) } }),
+      ...(options.clientCertificate === undefined ? {} : { clientCertificate: options.clientCertificate }),
+    });
   }
 
   get exchanges(): readonly Exchange[] {

@@ -3,8 +3,8 @@
  * piece of evidence. The key is never in the record; the line reads it from
  * $PETSTORE_API_KEY where it stood, and is otherwise POSIX-shell-quoted.
  */
-import type { AuthTemplate, Exchange } from './exchange.js';
-import { REDACTED } from './redact.js';
+import type { AuthTemplate, Exchange, ProxyUse } from './exchange.js';
+import { PROXY_SECRET, REDACTED } from './redact.js';
 import { APPENDED, type NearMiss } from './near-miss.js';
 
 export const API_KEY_VARIABLE = 'PETSTORE_API_KEY';
@@ -87,6 +87,20 @@ function headerName(lower: string): string {
   return lower.replace(/(^|-)([a-z])/g, (_m, dash: string, ch: string) => `${dash}${ch.toUpperCase()}`);
 }
 
+/**
+ * The proxy as the request took it: named by the variable it came from, or by its URL with a
+ * placeholder for credentials no record holds. Without this a curl run in the same environment
+ * would still pick HTTPS_PROXY up by itself, but not a proxy given as an option, nor the run's
+ * refusal of the environment's. Always tunnelled (CONNECT), as the run's transport does.
+ */
+function proxyArgs(proxy: ProxyUse | undefined): string[] {
+  if (proxy === undefined) return [];
+  if ('direct' in proxy) return ['--noproxy', singleQuote('*')];
+  const named = 'variable' in proxy ? shellWord([{ expr: `$${proxy.variable}` }]) : singleQuote(proxy.url);
+  const user = 'url' in proxy && proxy.credentials ? ['--proxy-user', singleQuote(PROXY_SECRET)] : [];
+  return ['--proxy', named, ...user, '--proxytunnel'];
+}
+
 export function toCurl(ex: Exchange): string {
   const { method, url, headers, body, authTemplate } = ex.request;
   const args: string[] = ['curl'];
@@ -99,6 +113,7 @@ export function toCurl(ex: Exchange): string {
     if (method !== implied) args.push('-X', method);
   }
 
+  args.push(...proxyArgs(ex.request.proxy));
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (/[[\]{}]/.test(url)) args.push('--globoff');
   // curl would squash "/./" and "/../" the way URL parsing does; the request did not.

@@ -32,7 +32,17 @@ export interface RecordedRequest {
    * Absent when the header carried no key.
    */
   authTemplate?: AuthTemplate;
+  /** How it reached the target when that was not simply direct (see ProxyUse): for curl lines only, never in a report. */
+  proxy?: ProxyUse;
 }
+
+/**
+ * The route a curl line must take to reproduce a request: through the proxy an environment
+ * variable names (`--proxy "$HTTPS_PROXY"`), through one given as an option (its URL, without
+ * credentials, which the line cannot hold), or direct although the environment names a proxy
+ * (`--proxy ''` was given: `--noproxy '*'`).
+ */
+export type ProxyUse = { variable: string } | { url: string; credentials: boolean } | { direct: true };
 
 /**
  * The Authorization value as sent, with the key taken out.

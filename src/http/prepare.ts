@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AuthMode, AuthTemplate } from './exchange.js';
 import { nearMissOf, type NearMiss } from './near-miss.js';
+import type { GatewayHeader } from './gateway-headers.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
 
@@ -72,6 +73,8 @@ export interface BaseUrl {
 export interface PrepareContext extends BaseUrl {
   apiKey: string;
   userAgent: string;
+  /** Sent on every request, whatever its credential (gateway-headers.ts); a test's own header of the same name wins. */
+  gatewayHeaders?: readonly GatewayHeader[];
   /** Error messages quote the caller's path, which may contain the key. */
   redact: (text: string) => string;
 }
@@ -110,6 +113,7 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
 
     const { mode, header, template } = resolveAuth(req.auth, context.apiKey);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': context.userAgent };
+    for (const { name, value } of context.gatewayHeaders ?? []) headers[name.toLowerCase()] = value;
     for (const [name, value] of Object.entries(req.headers ?? {})) {
       const lower = name.toLowerCase();
       if (lower === 'authorization') throw new TypeError('set Authorization through `auth`, not `headers`');

@@ -1,13 +1,16 @@
 /**
  * Turns what the client sent and what came back into an Exchange, with the key and its near
  * misses (near-miss.ts) redacted from every part of it, so nothing built from the record can leak
- * them. A near-miss request's Authorization is recorded as a description of its token.
+ * them. A near-miss request's Authorization is recorded as a description of its token. The
+ * gateway's headers (gateway-headers.ts) are recorded by name with GATEWAY_VALUE for their value,
+ * and their values and the proxy's credentials are redacted wherever else they show.
  */
-import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
+import type { Exchange, ProxyUse, RecordedRequest, RecordedResponse } from './exchange.js';
 import type { PreparedRequest } from './prepare.js';
-import { createRedactor, REDACTED } from './redact.js';
+import { createRedactor, PROXY_SECRET, REDACTED } from './redact.js';
 import { wholeBodyOf } from './kept-body.js';
 import { describeNearMiss, nearMissesOf, nearMissOf } from './near-miss.js';
+import { GATEWAY_VALUE, gatewaySecrets, type GatewayHeader } from './gateway-headers.js';
 import type { TransportOutcome, WireResponse } from './transport.js';
 
 /** When and in what order the request went out, as the client counted it. */
@@ -20,21 +23,47 @@ export interface SendTiming {
   retryOf: number | undefined;
 }
 
+/** The secrets beside the key (the gateway's headers, the proxy's credentials), and the route a curl line must take. */
+export interface RecorderOptions {
+  gatewayHeaders?: readonly GatewayHeader[];
+  proxySecrets?: readonly string[];
+  proxy?: ProxyUse;
+}
+
+interface Secret {
+  text: string;
+  replacement: string;
+}
+
 export class ExchangeRecorder {
-  private readonly redactor: (text: string) => string;
-  /** The key and its near misses, longest first (the longest cut-off tail wins). */
-  private readonly secrets: string[];
+  private readonly redactors: Array<(text: string) => string>;
+  /** Every secret with what replaces it, longest first (the longest cut-off tail wins). */
+  private readonly secrets: Secret[];
+  /** The gateway's headers by lower-case name: a request header with exactly this value was the gateway's. */
+  private readonly gateway: ReadonlyMap<string, string>;
+  private readonly proxy: ProxyUse | undefined;
 
   constructor(
     apiKey: string,
     private readonly origin: string,
+    others: RecorderOptions = {},
   ) {
-    this.secrets = [apiKey, ...nearMissesOf(apiKey).map((miss) => nearMissOf(apiKey, miss))].sort((a, b) => b.length - a.length);
-    this.redactor = createRedactor(this.secrets);
+    const keys = [apiKey, ...nearMissesOf(apiKey).map((miss) => nearMissOf(apiKey, miss))];
+    const gateway = gatewaySecrets(others.gatewayHeaders ?? []);
+    const proxy = others.proxySecrets ?? [];
+    // The key first: a header value that happens to contain it must not leave a part of it behind.
+    this.redactors = [createRedactor(keys), ...(gateway.length === 0 ? [] : [createRedactor(gateway, GATEWAY_VALUE)]), ...(proxy.length === 0 ? [] : [createRedactor(proxy, PROXY_SECRET)])];
+    this.secrets = [
+      ...keys.map((text) => ({ text, replacement: REDACTED })),
+      ...gateway.map((text) => ({ text, replacement: GATEWAY_VALUE })),
+      ...proxy.map((text) => ({ text, replacement: PROXY_SECRET })),
+    ].sort((a, b) => b.text.length - a.text.length);
+    this.gateway = new Map((others.gatewayHeaders ?? []).map((h) => [h.name.toLowerCase(), h.value]));
+    this.proxy = others.proxy;
   }
 
   redact(text: string): string {
-    return this.redactor(text);
+    return this.redactors.reduce((out, redactor) => redactor(out), text);
   }
 
   toExchange(p: PreparedRequest, outcome: TransportOutcome, timing: SendTiming): Exchange {
@@ -57,16 +86,20 @@ export class ExchangeRecorder {
       url: this.redact(`${this.origin}${p.path}`),
       target: this.redact(p.target),
       headers: Object.fromEntries(
-        Object.entries(p.headers).map(([k, v]) => [
-          k,
-          k === 'authorization' && p.authTemplate?.encoding === 'near-miss' ? `${p.authTemplate.prefix}${describeNearMiss(p.authTemplate.miss)}` : this.redact(v),
-        ]),
+        Object.entries(p.headers).map(([k, v]) => [k, this.requestHeader(p, k, v)]),
       ),
       auth: p.mode,
     };
     if (p.body !== undefined) request.body = this.redact(p.body);
     if (p.authTemplate !== undefined) request.authTemplate = p.authTemplate;
+    if (this.proxy !== undefined) request.proxy = this.proxy;
     return request;
+  }
+
+  private requestHeader(p: PreparedRequest, name: string, value: string): string {
+    if (name === 'authorization' && p.authTemplate?.encoding === 'near-miss') return `${p.authTemplate.prefix}${describeNearMiss(p.authTemplate.miss)}`;
+    if (this.gateway.get(name) === value) return GATEWAY_VALUE;
+    return this.redact(value);
   }
 
   private response(res: WireResponse): RecordedResponse {
@@ -95,8 +128,13 @@ export class ExchangeRecorder {
         for (let len = Math.min(secret.length - 1, out.length); len >= 4; len--) if (out.endsWith(secret.slice(0, len))) return len;
         return 0;
       };
-      const cut = Math.max(0, ...this.secrets.map(tail));
-      if (cut > 0) out = out.slice(0, out.length - cut) + REDACTED;
+      let cut = 0;
+      let replacement = REDACTED;
+      for (const secret of this.secrets) {
+        const length = tail(secret.text);
+        if (length > cut) [cut, replacement] = [length, secret.replacement];
+      }
+      if (cut > 0) out = out.slice(0, out.length - cut) + replacement;
     }
     return out;
   }

@@ -9,6 +9,8 @@
  */
 
 export const REDACTED = '<redacted>';
+/** What a record shows in place of the proxy's credentials, should anything ever carry them. */
+export const PROXY_SECRET = '<proxy credentials>';
 
 /**
  * Base64 runs shorter than this are not redacted on their own: a handful of base64 characters
@@ -80,8 +82,8 @@ function base64Pattern(core: string): string {
   return out;
 }
 
-/** A pure function replacing every known shape of every secret with "<redacted>". */
-export function createRedactor(secrets: readonly string[]): (text: string) => string {
+/** A pure function replacing every known shape of every secret with `replacement` ("<redacted>", the key's). */
+export function createRedactor(secrets: readonly string[], replacement = REDACTED): (text: string) => string {
   const usable = [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
   if (usable.length === 0) return (text) => text;
   const textPatterns = usable.map(textPattern);
@@ -91,7 +93,7 @@ export function createRedactor(secrets: readonly string[]): (text: string) => st
     .map(base64Pattern);
   // Text forms first: at a given position the raw key is the better (longer) match.
   const pattern = new RegExp([...textPatterns, ...corePatterns].join('|'), 'g');
-  return (text) => text.replace(pattern, REDACTED);
+  return (text) => text.replace(pattern, replacement);
 }
 
 export function redact(text: string, secrets: readonly string[]): string {

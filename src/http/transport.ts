@@ -4,6 +4,7 @@
  * another origin), the body read up to a byte cap, and every failure classified instead of thrown.
  * It knows nothing of keys, budgets or rate limits.
  */
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 // The Agent and the request API straight from their modules: undici's index also loads fetch,
@@ -11,16 +12,33 @@ import { rootCertificates } from 'node:tls';
 // undici is pinned to 7.x (package.json), whose layout these paths follow.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import request from 'undici/lib/api/api-request.js';
-import type { Agent as AgentType, Dispatcher } from 'undici';
+import type { Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
 import type { TransportErrorKind } from './errors.js';
+
+const require = createRequire(import.meta.url);
+
+/** A client certificate for mutual TLS: PEM texts, already checked to belong together (src/api/client-identity.ts). */
+export interface ClientCertificate {
+  cert: string;
+  key: string;
+  passphrase?: string;
+}
+
+/** The proxy every request is tunnelled through (CONNECT), and its Proxy-Authorization when it has credentials. */
+export interface TransportProxy {
+  url: string;
+  authorization?: string;
+}
 
 export interface TransportOptions {
   origin: string;
   timeoutMs: number;
   /** Past it the connection is destroyed and the response is `truncated`. */
   maxBodyBytes: number;
-  /** Extra PEM CA, trusted in addition to the system roots. */
+  /** Extra PEM CA, trusted in addition to the system roots (the target's, and an https proxy's). */
   ca?: string | undefined;
+  proxy?: TransportProxy | undefined;
+  clientCertificate?: ClientCertificate | undefined;
 }
 
 export interface WireRequest {
@@ -49,22 +67,47 @@ export interface TransportFailure {
 
 export type TransportOutcome = { response: WireResponse; failure?: undefined } | { response?: undefined; failure: TransportFailure };
 
+/** TLS options of a connection: verification pinned on, the extra CA beside the system roots. */
+function tlsOptions(timeoutMs: number, ca: string | undefined): { timeout: number; rejectUnauthorized: true; ca?: string[] } {
+  // A `ca` option replaces Node's trust store, so the system roots are kept alongside the
+  // private CA. Verification is pinned on: NODE_TLS_REJECT_UNAUTHORIZED=0 in a CI
+  // environment must not silently send the key to an unverified server.
+  return { timeout: timeoutMs, rejectUnauthorized: true, ...(ca !== undefined ? { ca: [...rootCertificates, ca] } : {}) };
+}
+
+/**
+ * The dispatcher of a run. Through a proxy, every request goes through a CONNECT tunnel, an http
+ * target's too (where curl would forward it): so nothing the proxy says (a 407, a 502 when it
+ * cannot reach the target, a cached answer) can ever be taken for the server's response, and the
+ * bytes the server gets are the ones the suite sent. ProxyAgent is loaded only then: undici's
+ * proxy modules cost memory a direct run does not need.
+ */
+function createDispatcher(options: TransportOptions): Dispatcher {
+  const { timeoutMs, proxy, clientCertificate } = options;
+  const targetTls = { ...tlsOptions(timeoutMs, options.ca), ...(clientCertificate ?? {}) };
+  const timeouts = { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  if (proxy === undefined) return new Agent({ connect: targetTls, ...timeouts });
+  const ProxyAgent = require('undici/lib/dispatcher/proxy-agent.js') as typeof ProxyAgentType;
+  const Pool = require('undici/lib/dispatcher/pool.js') as typeof PoolType;
+  // undici's index gives every dispatcher its API methods; loaded module by module, the proxy's
+  // connection needs the one ProxyAgent calls on it, connect (the CONNECT request).
+  const connect = require('undici/lib/api/api-connect.js') as PoolType['connect'];
+  return new ProxyAgent({
+    uri: proxy.url,
+    ...(proxy.authorization === undefined ? {} : { token: proxy.authorization }),
+    requestTls: targetTls,
+    proxyTls: tlsOptions(timeoutMs, options.ca),
+    // The connection to the proxy gets the run's timeouts too: a proxy that never answers CONNECT must not hold a request longer.
+    clientFactory: (origin, opts) => Object.assign(new Pool(origin, { ...opts, ...timeouts }), { connect }),
+    ...timeouts,
+  });
+}
+
 export class Transport {
-  private readonly agent: AgentType;
+  private readonly agent: Dispatcher;
 
   constructor(private readonly options: TransportOptions) {
-    this.agent = new Agent({
-      // A `ca` option replaces Node's trust store, so the system roots are kept alongside the
-      // private CA. Verification is pinned on: NODE_TLS_REJECT_UNAUTHORIZED=0 in a CI
-      // environment must not silently send the key to an unverified server.
-      connect: {
-        timeout: options.timeoutMs,
-        rejectUnauthorized: true,
-        ...(options.ca !== undefined ? { ca: [...rootCertificates, options.ca] } : {}),
-      },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+    this.agent = createDispatcher(options);
   }
 
   /** Never rejects: a request that gets no complete response resolves to a classified failure. */
@@ -83,7 +126,8 @@ export class Transport {
         origin,
         path: req.path,
         method: req.method,
-        headers: req.headers,
+        // A copy: the proxy agent adds a Host header to the object it is given, which is the record's.
+        headers: { ...req.headers },
         body: req.body ?? null,
         signal: controller.signal,
         headersTimeout: timeoutMs,
@@ -201,6 +245,9 @@ function classify(err: unknown, timedOut: boolean, timeoutMs: number): Transport
   const detail = err instanceof Error ? err.message : String(err);
   const label = code === undefined ? detail : `${code} ${detail}`;
   if (timedOut) return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms` };
+  // undici's words when the proxy refuses the tunnel: the proxy's answer, never the server's.
+  const refusedTunnel = /Proxy response \((\d+)\) !== 200/.exec(detail);
+  if (refusedTunnel !== null) return { kind: 'other', message: `proxy: the proxy answered ${refusedTunnel[1]} to CONNECT instead of opening a tunnel to the target` };
   if (code !== undefined && TIMEOUT_CODES.has(code)) {
     return { kind: 'timeout', message: `timeout: no complete response within ${timeoutMs} ms (${label})` };
   }

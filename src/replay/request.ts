@@ -13,6 +13,7 @@ import type { HttpMethod, SendRequest } from '../http/client.js';
 import type { AuthMode } from '../http/exchange.js';
 import { authHeaderFrom } from '../http/prepare.js';
 import { REDACTED } from '../http/redact.js';
+import { GATEWAY_VALUE } from '../http/gateway-headers.js';
 import type { ExchangeEvidence } from '../report/types.js';
 
 export type Rebuilt = { ok: true; request: SendRequest } | { ok: false; reason: string };
@@ -66,7 +67,8 @@ export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string;
   if (mode === undefined) return refuse('the report does not say which credential it carried');
   const credential = authOf(ev, mode, context.apiKey);
   if ('refused' in credential) return refuse(credential.refused);
-  const extra = Object.entries(headers).filter(([name]) => name !== 'authorization');
+  // A gateway's header is recorded without its value: the replay's client sends the replay's own.
+  const extra = Object.entries(headers).filter(([name, value]) => name !== 'authorization' && value !== GATEWAY_VALUE);
   if (extra.some(([, value]) => value.includes(REDACTED))) return refuse('a header held the API key');
   return {
     ok: true,

@@ -151,11 +151,23 @@ export interface KeyUse {
   otherConsumption?: string;
 }
 
+/** How the target was reached, when not simply direct with the suite's own headers: names only, never a secret. */
+export interface TargetAccess {
+  /** The proxy every request was tunnelled through (CONNECT): its URL without credentials, where it came from, whether it had credentials. */
+  proxy?: { url: string; from: string; credentials: boolean };
+  /** The no_proxy variable that sent the target direct although a proxy was set. */
+  noProxy?: string;
+  /** Names of the gateway headers every request carried; their values are never recorded. */
+  headers?: string[];
+  /** The client certificate presented for mutual TLS. */
+  clientCertificate?: { subject: string; fingerprint256: string };
+}
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: string; version: string };
   spec: { title: string; version: string };
-  target: { baseUrl: string; embedded: boolean; keyFingerprint?: string; plan?: string };
+  target: { baseUrl: string; embedded: boolean; keyFingerprint?: string; plan?: string; access?: TargetAccess };
   seed: number;
   runId: string;
   startedAt: string;

@@ -13,7 +13,7 @@ import { violation } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { validate } from '../interface/validators.js';
-import { createClient, type ConformanceClient, type SendRequest } from '../http/client.js';
+import { createClient, reachOptions, type ConformanceClient, type SendRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
@@ -111,6 +111,7 @@ export class Session {
       ...(config.deadlineAt === undefined ? {} : { deadlineAt: config.deadlineAt }),
       ...(config.waitMarginMs === undefined ? {} : { waitMarginMs: config.waitMarginMs }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
+      ...reachOptions(config),
       // The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit.
       limitProbe: (advertised) => this.isSelected('RATE-005') && limitFromPlan(config.plan, advertised) !== undefined,
       // Live count for the main side, taken as each request leaves: a cancelled test's requests

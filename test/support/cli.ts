@@ -25,13 +25,14 @@ export function cliEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }) };
 }
 
-/** `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, before: readonly string[] = []): Promise<CliResult> {
+/** `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory; `cwd`: where it runs (a config file's directory). */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, before: readonly string[] = [], cwd?: string): Promise<CliResult> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...before, CLI, ...args], {
       env: { ...cliEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...(cwd === undefined ? {} : { cwd }),
     });
     let stdout = '';
     let stderr = '';

@@ -22,6 +22,7 @@ import {
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
+import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
@@ -249,6 +250,7 @@ function meta(report: Report, context: RenderContext): string {
   ];
   if (t.plan !== undefined) rows.push(['Plan', esc(describePlan(t.plan))]);
   if (report.keyUse !== undefined) rows.push(['Key use', esc(keyUseLine(report.keyUse))]);
+  if (t.access !== undefined) rows.push(['Route', esc(accessLine(t.access))]);
   const o = report.options;
   rows.push(
     ['Requests sent', `${report.requests} (budget ${o.maxRequests})`],

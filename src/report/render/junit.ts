@@ -6,6 +6,7 @@
 import type { Report, RequirementResult } from '../types.js';
 import { clip, notExercisedText, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, violations, visible } from './common.js';
 import { describePlan } from '../../plans.js';
+import { accessLine } from '../access.js';
 
 /** Exchanges spelled out in a failure; the rest are in report.json and the HTML report. */
 const DETAILED_EXCHANGES = 3;
@@ -89,6 +90,7 @@ function properties(report: Report): string {
   ];
   if (report.target.keyFingerprint !== undefined) props.push(['keyFingerprint', report.target.keyFingerprint]);
   if (report.target.plan !== undefined) props.push(['plan', describePlan(report.target.plan)]);
+  if (report.target.access !== undefined) props.push(['route', accessLine(report.target.access)]);
   if (report.keyUse !== undefined) props.push(['keyMode', report.keyUse.mode]);
   if (report.keyUse?.otherConsumption !== undefined) props.push(['otherConsumption', report.keyUse.otherConsumption]);
   return ['    <properties>', ...props.map(([name, value]) => `      <property${attrs([['name', name], ['value', value]])}/>`), '    </properties>'].join('\n');

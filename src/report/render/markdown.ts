@@ -22,6 +22,7 @@ import {
 } from './common.js';
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
+import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
 import { requestsPhrase } from '../requests-phrase.js';
 
@@ -88,6 +89,7 @@ function header(report: Report, context: RenderContext): string[] {
     ...digest(context),
     '',
     ...(report.keyUse === undefined ? [] : [`${inline(keyUseLine(report.keyUse))}.`, '']),
+    ...(report.target.access === undefined ? [] : [`${inline(accessLine(report.target.access))}.`, '']),
     '| Pass | Fail | Inconclusive | Not exercised | Warnings |',
     '|---:|---:|---:|---:|---:|',
     `| ${s.pass} | ${s.fail} | ${s.inconclusive} | ${s.notExercised} | ${s.warnings} |`,
