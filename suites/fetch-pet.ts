@@ -9,10 +9,10 @@ import type { Exchange } from '../src/http/exchange.js';
 import { isJsonObject, type JsonObject } from '../src/interface/json.js';
 import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
 
-export async function fetchAndCompare(t: RequirementRun, pet: JsonObject, what: string): Promise<void> {
+export async function fetchAndCompare(t: RequirementRun, pet: JsonObject, what: string, fields: readonly string[] = PET_FIELDS): Promise<void> {
   const ex = await t.send({ method: 'GET', path: `/pets/${idOf(pet)}` });
   t.session.fetchedPets.push({ pet, exchange: ex });
-  judgeFetch(t, pet, ex, what);
+  judgeFetch(t, pet, ex, what, fields);
 }
 
 /**

@@ -3,7 +3,8 @@ import { fc, test } from '@fast-check/vitest';
 import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
 import { UNKNOWN_ID_PROBES, unknownIdCandidates } from '../src/arbitraries/pet-ids.js';
-import { newPetBody, newPetExamples, validNewPet } from '../src/arbitraries/newPet.js';
+import { markedInput, NAME_IN_OTHER_CASE, newPetBody, newPetExamples, otherCaseNameTaken, validNewPet } from '../src/arbitraries/newPet.js';
+import { inCase, otherCaseMembers, withFieldsInCase } from '../src/arbitraries/member-case.js';
 import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';
 import { INT64_MAX, INT64_MIN } from '../src/interface/int64.js';
@@ -58,7 +59,7 @@ describe('invalidNewPetBody', () => {
   test.prop([invalidNewPetBody()], { numRuns: 500 })('is never a valid NewPet, and carries the marker when it says so', (invalid) => {
     const parsed = parseJson(invalid.body);
     if (parsed.ok) expect(validate('NewPet', parsed.value)).not.toEqual([]);
-    else expect(['empty', 'not-json']).toContain(invalid.kind);
+    else expect(['empty', 'not-json', 'trailing-bytes', 'two-newpets-back-to-back']).toContain(invalid.kind);
     expect(invalid.contentType).toBe('application/json');
     if (invalid.carriesMarker) expect(invalid.body).toContain(MARKER);
     if (parsed.ok && isJsonObject(parsed.value) && typeof parsed.value['name'] === 'string') {
@@ -87,12 +88,42 @@ describe('invalidNewPetBody', () => {
     expect(byKind['status-outside-enum']?.body).toContain('"status":"adopted"');
     expect(byKind['categoryId-missing']?.carriesMarker).toBe(true);
     expect(byKind['name-missing']?.carriesMarker).toBe(false);
-    expect(byKind['name-and-categoryId-missing']?.body).not.toContain('categoryId');
+    expect(byKind['name-and-categoryId-in-another-case']?.body).toBe('{"NAME":"<marker>example","CATEGORYID":1,"status":"sold"}');
     expect(byKind['name-null']?.carriesMarker).toBe(false);
   });
 
+  test('bodies that are not one JSON text: a valid NewPet, then other bytes or a second NewPet, both halves marked', () => {
+    const byKind = Object.fromEntries(invalidNewPetExamples().map((e) => [e.kind, e]));
+    const first = '{"name":"<marker>example","categoryId":1,"status":"sold"}';
+    expect(byKind['trailing-bytes']?.body).toBe(`${first} trailing`);
+    expect(byKind['two-newpets-back-to-back']?.body).toBe(`${first}{"name":"<marker>example-second","categoryId":1,"status":"sold"}`);
+    for (const kind of ['trailing-bytes', 'two-newpets-back-to-back']) {
+      expect(byKind[kind]?.carriesMarker, kind).toBe(true);
+      expect(parseJson(byKind[kind]?.body ?? '').ok, kind).toBe(false);
+    }
+    // What a decoder that stops after one value reads is a valid NewPet: only the rest makes the body invalid.
+    const firstValue = parseJson(first);
+    expect(firstValue.ok && validate('NewPet', firstValue.value)).toEqual([]);
+    const sample = fc.sample(invalidNewPetBody(), { numRuns: 3000, seed: 11 }).filter((b) => b.kind === 'two-newpets-back-to-back');
+    for (const body of sample) expect(body.body.split(MARKER).length - 1, body.body).toBe(2);
+  });
+
+  test('the required fields only in another case: upper, capitalised or flipped, never the field itself', () => {
+    const sample = fc.sample(invalidNewPetBody(), { numRuns: 3000, seed: 5 }).filter((b) => b.kind === 'name-and-categoryId-in-another-case');
+    const seen = new Set<string>();
+    for (const invalid of sample) {
+      const parsed = parseJson(invalid.body);
+      if (!parsed.ok || !isJsonObject(parsed.value)) throw new Error(invalid.body);
+      expect(Object.hasOwn(parsed.value, 'name') || Object.hasOwn(parsed.value, 'categoryId')).toBe(false);
+      expect(otherCaseMembers(parsed.value, 'name')).toHaveLength(1);
+      expect(otherCaseMembers(parsed.value, 'categoryId')).toHaveLength(1);
+      seen.add(Object.keys(parsed.value).join(','));
+    }
+    expect(seen).toEqual(new Set(['NAME,CATEGORYID,status', 'Name,CategoryId,status', 'NAME,CATEGORYiD,status']));
+  });
+
   test('names every missing field and every wrong JSON type of every field as its own class', () => {
-    for (const kind of ['name-missing', 'categoryId-missing', 'name-and-categoryId-missing', 'not-json', 'categoryId-above-int64', 'categoryId-below-int64']) {
+    for (const kind of ['name-missing', 'categoryId-missing', 'name-and-categoryId-in-another-case', 'not-json', 'trailing-bytes', 'two-newpets-back-to-back', 'categoryId-above-int64', 'categoryId-below-int64']) {
       expect(INVALID_NEW_PET_KINDS).toContain(kind);
     }
     for (const type of ['number', 'boolean', 'null', 'object', 'array']) {
@@ -125,6 +156,30 @@ describe('newPetExamples', () => {
       const parsed = parseJson(newPetBody({ ...e.input, name: withMarker(e.input.name, 'pc-x-1-') }));
       expect(parsed.ok && validate('NewPet', parsed.value), e.label).toEqual([]);
     }
+  });
+
+  test('sends one name between members named like it in other cases, each marked, with a category the server shows', () => {
+    const example = newPetExamples(7n).find((e) => e.label === NAME_IN_OTHER_CASE);
+    if (example === undefined) throw new Error('no example');
+    expect(example.input.categoryId).toBe(7n);
+    const input = markedInput(example.input, 'pc-x-1-');
+    expect(newPetBody(input)).toBe(
+      '{"NAME":"pc-x-1-NAME-member","name":"pc-x-1-name-beside-other-cases","Name":"pc-x-1-Name-member","categoryId":7,"status":"available"}',
+    );
+    expect(otherCaseNameTaken({ name: 'pc-x-1-Name-member' }, input)).toBe('Name');
+    expect(otherCaseNameTaken({ name: 'pc-x-1-NAME-member' }, input)).toBe('NAME');
+    expect(otherCaseNameTaken({ name: 'pc-x-1-name-beside-other-cases' }, input)).toBeUndefined();
+    expect(otherCaseNameTaken({ name: 'something else' }, input)).toBeUndefined();
+  });
+});
+
+describe('member names in another case', () => {
+  test('renames only the fields asked for, in place', () => {
+    expect(inCase('categoryId', 'upper')).toBe('CATEGORYID');
+    expect(inCase('categoryId', 'capitalised')).toBe('CategoryId');
+    expect(inCase('categoryId', 'flipped')).toBe('CATEGORYiD');
+    expect(Object.keys(withFieldsInCase({ name: 'a', categoryId: 1, status: 'sold' }, ['name'], 'upper'))).toEqual(['NAME', 'categoryId', 'status']);
+    expect(otherCaseMembers({ name: 'a', Name: 'b', NAME: 'c', names: 'd' }, 'name')).toEqual(['Name', 'NAME']);
   });
 });
 

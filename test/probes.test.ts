@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ProbeLedger } from '../src/session/probes.js';
 import { checkPetShape } from '../src/checks/pet-shape.js';
 import type { AuthMode, Exchange } from '../src/http/exchange.js';
+import { invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
+import { withMarker } from '../src/arbitraries/marker.js';
 import { makeExchange, pet } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
 
@@ -83,5 +85,20 @@ describe('ProbeLedger: one probe, one marker', () => {
     const findings = checkPetShape(listing, (p) => probes.isAcceptedInvalid(p));
     expect(violations(findings, 'PET-001')).toHaveLength(1);
     expect(observations(findings, 'PET-001').some((f) => f.message.includes('pet #1 of the listing') && f.message.includes('CREATE-003'))).toBe(true);
+  });
+
+  it('traces a pet stored from either half of a body that is not one JSON text to that request', () => {
+    const probes = new ProbeLedger(RUN);
+    const sent = (kind: string, marker: string): string => withMarker(invalidNewPetExamples().find((e) => e.kind === kind)?.body ?? '', marker);
+    const [twoHalves, trailing] = [probes.next(), probes.next()];
+    const refused = post(sent('two-newpets-back-to-back', twoHalves), 400);
+    probes.note(refused);
+    expect(refused.request.body?.split(twoHalves)).toHaveLength(3);
+    expect(probes.refusedSource({ id: 7, name: `${twoHalves}example` }, 'CREATE-004')).toBe(refused);
+    expect(probes.refusedSource({ id: 8, name: `${twoHalves}example-second` }, 'CREATE-004')).toBe(refused);
+    // Accepted, it is a body that should have been refused: its pet is CREATE-003's finding alone.
+    probes.note(post(sent('trailing-bytes', trailing), 201, { id: 9 }));
+    expect(probes.isAcceptedInvalid({ id: 9, name: `${trailing}example` })).toBe(true);
+    expect(probes.refused('CREATE-004').size).toBe(1);
   });
 });

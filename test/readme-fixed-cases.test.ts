@@ -9,11 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceBehaviour as ref } from '../fixtures/reference-server/index.js';
 import { fixedInvalidLimits } from '../src/arbitraries/limits.js';
 import { NON_POSITIVE_IDS, NOT_INT64, UNKNOWN_ID_PROBES } from '../src/arbitraries/pet-ids.js';
-import { INVALID_NEW_PET_KINDS } from '../src/arbitraries/invalidNewPet.js';
-import { newPetExamples } from '../src/arbitraries/newPet.js';
+import { INVALID_NEW_PET_KINDS, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
+import { NAME_IN_OTHER_CASE, newPetBody, newPetExamples } from '../src/arbitraries/newPet.js';
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
+import { isJsonObject, parseJson } from '../src/interface/json.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
 
 const RUN_TIMEOUT_MS = 150_000;
@@ -68,10 +69,23 @@ describe('the README names exactly the fixed cases the code sends', () => {
     expect(edges).toHaveLength(4);
     for (const edge of edges) expect(bullet('createPet, valid')).toContain(edge);
   });
+
+  it('createPet: the members sent in another case, and the bytes after a NewPet, are the ones the code sends', () => {
+    const around = newPetExamples(1n).find((e) => e.label === NAME_IN_OTHER_CASE)?.input.nameInOtherCase;
+    expect(sorted(codeSpans(bullet('createPet, valid')))).toEqual(sorted(['name', around?.before[0] ?? '?', around?.after[0] ?? '?']));
+    const body = (kind: string): string => invalidNewPetExamples().find((e) => e.kind === kind)?.body ?? '';
+    const invalidSpans = codeSpans(bullet('createPet, invalid'));
+    const parsed = parseJson(body('name-and-categoryId-in-another-case'));
+    const otherCase = parsed.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value).filter((member) => member !== 'status') : [];
+    for (const member of otherCase) expect(invalidSpans).toContain(member);
+    expect(otherCase).toEqual(['NAME', 'CATEGORYID']);
+    const tail = invalidSpans.find((span) => body('trailing-bytes').endsWith(`}${span}`));
+    expect(tail, 'the README shows the bytes after the NewPet').toBe(' trailing');
+  });
 });
 
 describe('a run against the reference server sends every case the README names', () => {
-  const seen: { path: string; limit: string | null; status: string | null; authorization: string | undefined }[] = [];
+  const seen: { path: string; limit: string | null; status: string | null; authorization: string | undefined; body: string }[] = [];
   let keys: string[] = [];
   let run: VariantRun;
 
@@ -81,7 +95,13 @@ describe('a run against the reference server sends every case the README names',
       {
         finalize: (response, ctx) => {
           keys = [...ctx.server.keys.keys()];
-          seen.push({ path: ctx.url.pathname, limit: ctx.url.searchParams.get('limit'), status: ctx.url.searchParams.get('status'), authorization: ctx.headers.authorization });
+          seen.push({
+            path: ctx.url.pathname,
+            limit: ctx.url.searchParams.get('limit'),
+            status: ctx.url.searchParams.get('status'),
+            authorization: ctx.headers.authorization,
+            body: ctx.body.toString('utf8'),
+          });
           return ref.finalize(response, ctx);
         },
       },
@@ -101,6 +121,20 @@ describe('a run against the reference server sends every case the README names',
     }
     expect(spans).toContain('status=adopted');
     expect(seen.some((r) => r.path === '/v1/pets' && r.status === 'adopted')).toBe(true);
+  });
+
+  it('the createPet bodies with members in another case and with bytes after the NewPet', () => {
+    const bodies = seen.filter((r) => r.path === '/v1/pets').map((r) => r.body);
+    const members = (text: string): string => {
+      const parsed = parseJson(text);
+      return parsed.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value).join(',') : '';
+    };
+    const around = newPetExamples(1n).find((e) => e.label === NAME_IN_OTHER_CASE)?.input;
+    expect(around === undefined ? undefined : members(newPetBody(around))).toBe('NAME,name,Name,categoryId,status');
+    expect(bodies.some((b) => members(b) === 'NAME,name,Name,categoryId,status')).toBe(true);
+    expect(bodies.some((b) => members(b) === 'NAME,CATEGORYID,status')).toBe(true);
+    expect(bodies.some((b) => /^\{.*\} trailing$/.test(b))).toBe(true);
+    expect(bodies.some((b) => /^\{[^{}]*\}\{[^{}]*\}$/.test(b))).toBe(true);
   });
 
   it('every README petId', () => {

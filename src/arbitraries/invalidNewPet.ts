@@ -1,7 +1,9 @@
 /**
  * createPet bodies the service must reject with 400, one class per way a body can be wrong
- * (CREATE-003): every missing field, every wrong JSON type of every field, int64 overflow on either
- * side, a status outside the enumeration, and bodies that are not a NewPet at all. A body that has
+ * (CREATE-003): every missing field (and both, present only in another letter case), every wrong
+ * JSON type of every field, int64 overflow on either side, a status outside the enumeration, and
+ * bodies that are not a NewPet at all (a valid NewPet followed by other bytes, or by a second one,
+ * is not one JSON text either). A body that has
  * a string name gets MARKER_SLOT at its start; the probe replaces it with a marker of its own (one
  * per request), so a later check can tell which refused request a stored pet came from (CREATE-004).
  */
@@ -10,6 +12,7 @@ import { INT64_MAX, INT64_MIN } from '../interface/int64.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { statusValues } from '../interface/openapi.js';
 import { MARKER_SLOT } from './marker.js';
+import { withFieldsInCase } from './member-case.js';
 
 
 type WrongType = 'number' | 'fraction' | 'string' | 'boolean' | 'null' | 'object' | 'array';
@@ -82,11 +85,23 @@ function basePet(): fc.Arbitrary<JsonObject> {
 
 const examplePet = (): JsonObject => ({ name: `${MARKER_SLOT}example`, categoryId: 1n, status: refusedBodyStatus() });
 
+/** A body written from a valid NewPet as text that is not one JSON value. */
+type Render = (pet: JsonObject) => string;
+
 /**
  * How each class is generated. The first variant of each is its example, so the examples and the
  * arbitrary cannot disagree.
  */
-type KindSpec = { kind: string; texts: [string, ...string[]] } | { kind: string; transforms: [Transform, ...Transform[]] };
+type KindSpec =
+  | { kind: string; texts: [string, ...string[]] }
+  | { kind: string; transforms: [Transform, ...Transform[]] }
+  | { kind: string; renders: [Render, ...Render[]] };
+
+/** A valid NewPet followed by other bytes. */
+const followedBy = (tail: string): Render => (pet) => stringifyJson(pet) + tail;
+
+/** Two valid NewPets, both named with the request's marker: a pet stored from either half is traced to it (CREATE-004). */
+const backToBack = (gap: string): Render => (pet) => stringifyJson(pet) + gap + stringifyJson({ ...pet, name: `${String(pet['name'])}-second` });
 
 const values = (fields: readonly string[], given: [JsonValue, ...JsonValue[]]): [Transform, ...Transform[]] => {
   const [first, ...rest] = given;
@@ -105,12 +120,24 @@ const SPECS: readonly KindSpec[] = [
       'undefined',
     ],
   },
+  // Both are read as the first NewPet by a decoder that stops after one value (Go's json.Decoder).
+  { kind: 'trailing-bytes', renders: [followedBy(' trailing'), followedBy('x'), followedBy(','), followedBy(']'), followedBy(' }')] },
+  { kind: 'two-newpets-back-to-back', renders: [backToBack(''), backToBack('\n'), backToBack(' ')] },
   { kind: 'null', texts: ['null'] },
   { kind: 'array', transforms: [(pet) => [pet], () => [], (pet) => [pet, pet]] },
   { kind: 'number', texts: ['42', '0', '-1.5', '1e400'] },
   { kind: 'name-missing', transforms: [replacing(['name'], ABSENT)] },
   { kind: 'categoryId-missing', transforms: [replacing(['categoryId'], ABSENT)] },
-  { kind: 'name-and-categoryId-missing', transforms: [replacing(['name', 'categoryId'], ABSENT)] },
+  // Member names are case-sensitive: to a server reading them as such this body lacks both fields
+  // (the class "both missing", which it replaces); one matching them ignoring case creates a pet.
+  {
+    kind: 'name-and-categoryId-in-another-case',
+    transforms: [
+      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'upper'),
+      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'capitalised'),
+      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'flipped'),
+    ],
+  },
   ...WRONG_TYPES.flatMap(([field, types]) => types.map(([type, given]): KindSpec => ({ kind: `${field}-${type}`, transforms: values([field], given) }))),
   { kind: 'categoryId-above-int64', transforms: values(['categoryId'], [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n]) },
   { kind: 'categoryId-below-int64', transforms: values(['categoryId'], [INT64_MIN - 1n, -(2n ** 64n), -(10n ** 30n)]) },
@@ -122,11 +149,13 @@ export const INVALID_NEW_PET_KINDS: readonly string[] = SPECS.map((spec) => spec
 
 function specArbitrary(spec: KindSpec): fc.Arbitrary<InvalidNewPetBody> {
   if ('texts' in spec) return fc.constantFrom(...spec.texts).map((t) => fromText(spec.kind, t));
+  if ('renders' in spec) return fc.tuple(basePet(), fc.constantFrom(...spec.renders)).map(([pet, render]) => fromText(spec.kind, render(pet)));
   return fc.tuple(basePet(), fc.constantFrom(...spec.transforms)).map(([pet, transform]) => fromJson(spec.kind, transform(pet)));
 }
 
 function specExample(spec: KindSpec): InvalidNewPetBody {
   if ('texts' in spec) return fromText(spec.kind, spec.texts[0]);
+  if ('renders' in spec) return fromText(spec.kind, spec.renders[0](examplePet()));
   return fromJson(spec.kind, spec.transforms[0](examplePet()));
 }
 

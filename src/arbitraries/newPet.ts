@@ -8,13 +8,23 @@ import { INT64_MAX, INT64_MIN } from '../interface/int64.js';
 import { stringifyJson, type JsonObject } from '../interface/json.js';
 import { statusValues as validStatusValues, type PetStatus } from '../interface/openapi.js';
 import { validStatus } from './statusFilter.js';
-import { MARKER_SLOT } from './marker.js';
+import { MARKER_SLOT, withMarker } from './marker.js';
+import { inCase } from './member-case.js';
 
 export interface NewPetInput {
   name: string;
   categoryId: bigint;
   status?: PetStatus;
+  /**
+   * Members whose names differ from `name` only in case, with values of their own, sent before
+   * and after `name`: member names are case-sensitive, so only `name` names the pet, and a server
+   * that takes either of the others (the first or the last match ignoring case) is seen taking it.
+   */
+  nameInOtherCase?: { before: NameMember; after: NameMember };
 }
+
+/** A member of the body other than `name`, as [member name, value]. */
+export type NameMember = readonly [member: string, value: string];
 
 export interface ValidNewPetOptions {
   /**
@@ -92,9 +102,32 @@ export function validNewPet({ categoryIds = [] }: ValidNewPetOptions = {}): fc.A
 
 /** The request body, categoryId written as its exact numeral. */
 export function newPetBody(pet: NewPetInput): string {
-  const body: JsonObject = { name: pet.name, categoryId: pet.categoryId };
+  const around = pet.nameInOtherCase;
+  const body: JsonObject = {};
+  if (around !== undefined) body[around.before[0]] = around.before[1];
+  body['name'] = pet.name;
+  if (around !== undefined) body[around.after[0]] = around.after[1];
+  body['categoryId'] = pet.categoryId;
   if (pet.status !== undefined) body['status'] = pet.status;
   return stringifyJson(body);
+}
+
+/** The input as sent by one request: every name in it (the other-case members' too) carries that request's marker. */
+export function markedInput(input: NewPetInput, marker: string): NewPetInput {
+  const around = input.nameInOtherCase;
+  const mark = ([member, value]: NameMember): NameMember => [member, withMarker(value, marker)];
+  return {
+    ...input,
+    name: withMarker(input.name, marker),
+    ...(around === undefined ? {} : { nameInOtherCase: { before: mark(around.before), after: mark(around.after) } }),
+  };
+}
+
+/** The other-case member whose value the created pet carries as its name, when it carries one of theirs. */
+export function otherCaseNameTaken(pet: JsonObject, input: NewPetInput): string | undefined {
+  const around = input.nameInOtherCase;
+  if (around === undefined || pet['name'] === input.name) return undefined;
+  return [around.before, around.after].find(([, value]) => pet['name'] === value)?.[0];
 }
 
 /** A long name of several scripts, astral emoji and marks, in NFC (a server may normalise). */
@@ -138,5 +171,22 @@ export function newPetExamples(known: bigint): NewPetExample[] {
     { label: 'empty-name', input: { name: '', categoryId: known }, nameEdge: true },
     { label: 'long-unicode-name', input: { name: `${MARKER_SLOT}${LONG_NAME}`, categoryId: known }, nameEdge: true },
   ];
-  return [...basic, ...int64, ...names];
+  return [...basic, ...int64, ...names, nameBesideOtherCases(known, statuses[0])];
+}
+
+/** The label of the example whose name is sent between members named like it in other cases. */
+export const NAME_IN_OTHER_CASE = 'name-beside-other-cases';
+
+/**
+ * `{"NAME":…, "name":…, "Name":…}`: a server that matches member names ignoring case takes NAME
+ * (first match wins) or Name (last match wins, as Go's encoding/json does) for the name. A known
+ * category, so that a 400 can only be about the other members (a reasonable reading, recorded).
+ */
+function nameBesideOtherCases(known: bigint, status: PetStatus | undefined): NewPetExample {
+  const member = (letterCase: 'upper' | 'capitalised'): NameMember => [inCase('name', letterCase), `${MARKER_SLOT}${inCase('name', letterCase)}-member`];
+  return {
+    label: NAME_IN_OTHER_CASE,
+    input: { name: `${MARKER_SLOT}${NAME_IN_OTHER_CASE}`, categoryId: known, ...(status === undefined ? {} : { status }), nameInOtherCase: { before: member('upper'), after: member('capitalised') } },
+    nameEdge: false,
+  };
 }

@@ -44,13 +44,13 @@ const RULES: Record<PropertyKind, KindRule> = {
 
 /**
  * Keyed requests the deterministic probes send after the first census, counted from the suites:
- * censuses after writes (3), fetches of created pets (5), listing (default 1, limit=1 1,
+ * censuses after writes (3), fetches of created pets (2), listing (default 1, limit=1 1,
  * out-of-range 6 and number-like 6, filters 3, an invalid filter 1 (a seeded one only with room for random runs), combined 1), getPet (1 listed, 1 more above 2^53 when listed, 0 and -1,
  * 3 unknown (an ordinary one, 2^53+1, the int64 maximum), abc, 1.5 and 2 beyond int64), orders (1), the creation that opens the bracket of the
  * unauthorised posts (1), plus a margin of 4 for re-checks against a fresh census. The
  * authentication probes carry no valid key and so draw on no key's window.
  */
-export const DETERMINISTIC_REQUESTS = 3 + 5 + 19 + 11 + 1 + 1 + 4;
+export const DETERMINISTIC_REQUESTS = 3 + 2 + 19 + 11 + 1 + 1 + 4;
 
 /** Ids between the brackets that CREATE-004 and AUTH-004 each fetch one by one, at most. */
 export const MAX_GAP_FETCHES = 10;

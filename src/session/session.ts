@@ -338,6 +338,13 @@ export class Session {
     }
   }
 
+  /** The exchange that created a pet of createdPets, as the run's record keeps it (a long body cut to the evidence's limit). */
+  creationOf(pet: JsonObject): Exchange | undefined {
+    const id = idOf(pet);
+    const seq = id === undefined ? undefined : this.#createdAtSeq.get(id.toString());
+    return seq === undefined ? undefined : this.client.exchanges.find((ex) => ex.seq === seq);
+  }
+
   async #takeCensus(): Promise<Census> {
     const exchange = await this.client.send({
       method: 'GET',
