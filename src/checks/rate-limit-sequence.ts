@@ -20,6 +20,12 @@ const REFILL_EARLY_MS = 2_000;
 const ROUNDING_HIDES_MS = 2_000;
 /** A later Reset this far beyond the earlier one belongs to another limit (the daily quota). */
 const OTHER_LIMIT_MS = 2_000;
+/**
+ * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of
+ * rounding and clock), is a rise of Remaining in a window the server says goes on: RATE-002's
+ * (remaining-rise.ts), as a limit counted per operation shows it, not a Reset that came late.
+ */
+const SAME_WINDOW_MS = 62_000;
 
 const keyedPair = (a: Exchange, b: Exchange): boolean =>
   a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
@@ -67,8 +73,9 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: Serv
 /**
  * RATE-003 by behaviour: the later request, sent after the earlier one was answered, finds the
  * window full again (Remaining ≥ Limit - 1, up from less) well before the Reset the earlier one
- * announced. Token buckets and sliding windows are full again only at their Reset, so only a
- * Reset that lies (an hour away on a per-minute window) is caught.
+ * announced, and a new window begun (another Reset, or the same one more than a minute away).
+ * Token buckets and sliding windows are full again only at their Reset, so only a Reset that lies
+ * (an hour away on a per-minute window) is caught.
  */
 export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const [earlier, later] = inOrder(prev, next);
@@ -82,6 +89,7 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   if (resetMs === undefined || refilledBy === undefined || before === undefined || after === undefined || limit === undefined) return [];
   if (after <= before || after < limit - 1n) return [];
   if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
+  if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
   return [
     violation(
       'RATE-003',

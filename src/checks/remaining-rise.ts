@@ -16,20 +16,19 @@
  * - a sliding log gives back in bulk, but only requests older than the window: the run's own
  *   requests of the last window length still count, so Remaining is at most Limit minus them.
  * A fixed window gives back nothing before its Reset. The window length is bounded from below by
- * the longest time to a Reset (within a minute) the run saw, on the server's clock, less 2 s (a
- * Reset rounded up to the second, and its clock a second ahead of Date's); where that leaves no
- * time, nothing is judged. Other users of a shared key only ever make Remaining fall, so the
- * shared-key allowance never explains a rise.
+ * the longest time to a Reset (within a minute) the run saw, on the server's clock, less what a
+ * Reset may overstate (shortestWindowMs); where that leaves no time, nothing is judged. Other users
+ * of a shared key only ever make Remaining fall, so the shared-key allowance never explains a rise.
  */
 import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
-import { serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
+import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 
 const REQ = 'RATE-002';
-/** A Reset rounded up to the second, and the clock that writes it a second ahead of Date's. */
+/** The most a Reset may overstate the moment it names: rounded up to the second, on a clock a second ahead of Date's. */
 const RESET_SLACK_MS = 2_000;
 /** Times to a Reset beyond this belong to another limit (the day's): the plans' windows are a minute. */
 const MAX_WINDOW_MS = 60_000;
@@ -52,22 +51,29 @@ interface Reading {
 const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429;
 
 /**
- * The shortest window length the run's responses allow, in ms: the longest time from a served
- * response to its Reset (within a minute), less the slack above; undefined when that leaves none.
+ * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
+ * Every limiter's Reset names a moment no earlier than now, give or take its rounding and its
+ * clock (a fixed window's end, a bucket's full time, a sliding log's oldest expiry), at most one
+ * window ahead: so the window is at least the longest time from a served response to its Reset
+ * (within a minute), less what a Reset may overstate. That is at most 2 s (a Reset rounded up to
+ * the second, on a clock a second ahead of Date's), and less when a response closer to its Reset
+ * shows less: the rounding varies within one second, the clock not at all.
  */
 export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerClock | undefined): number | undefined {
   if (clock === undefined) return undefined;
   const measuring = windowClockOf(exchanges, clock);
   let longest = 0;
+  let overstates = RESET_SLACK_MS;
   for (const ex of exchanges) {
-    if (!counted(ex)) continue;
+    if (ex.request.auth !== 'key' || ex.response === undefined) continue;
     const resetMs = plausibleResetMs(ex, clock);
-    const at = serverMoment(ex, measuring)?.latest;
+    const at = serverMoment(ex, measuring);
     if (resetMs === undefined || at === undefined) continue;
-    const ahead = resetMs - at;
-    if (ahead <= MAX_WINDOW_MS + RESET_SLACK_MS) longest = Math.max(longest, ahead);
+    overstates = Math.min(overstates, DATE_RESOLUTION_MS + resetMs - at.earliest);
+    const ahead = resetMs - at.latest;
+    if (counted(ex) && ahead <= MAX_WINDOW_MS + RESET_SLACK_MS) longest = Math.max(longest, ahead);
   }
-  const shortest = longest - RESET_SLACK_MS;
+  const shortest = longest - overstates;
   return shortest > 0 ? shortest : undefined;
 }
 
