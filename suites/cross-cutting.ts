@@ -8,6 +8,8 @@ import { operationOf } from '../src/checks/body.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { findEarly429s } from '../src/checks/early-429.js';
 import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
+import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
+import { observeDateLag } from '../src/checks/server-clock.js';
 
 const answered = (ex: Exchange): boolean => ex.response !== undefined;
 const withBody = (ex: Exchange): boolean => (ex.response?.bodyText.length ?? 0) > 0;
@@ -29,15 +31,20 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   crossCuttingTest('ERR-001', isError);
   crossCuttingTest('ERR-002', (ex) => isError(ex) && withBody(ex));
   crossCuttingTest('RATE-001', answered);
-  // An early 429 is judged once the run is over: requests still in flight when it came may have been counted before it.
+  // An early 429 is judged once the run is over: requests still in flight when it came may have been counted before it;
+  // so is a rise of Remaining, against every earlier response of its window and the whole run's clock.
   crossCuttingTest('RATE-002', keyed, async (t) => {
     const mode = t.session.config.keyMode ?? 'shared';
     const exchanges = t.session.client.exchanges;
-    t.record([...findEarly429s(exchanges, mode), ...judgeKeyUse(exchanges, mode)]);
+    const clock = t.session.serverClock;
+    t.record([...findEarly429s(exchanges, mode, clock), ...judgeKeyUse(exchanges, mode), ...findUnexplainedRises(exchanges, clock)]);
     const otherConsumption = describeOtherUse(otherUseOf(exchanges), mode);
     t.noteKeyUse({ mode, ...(otherConsumption === undefined ? {} : { otherConsumption }) });
   });
-  crossCuttingTest('RATE-003', answered);
+  // Date headers that lagged the clock the run read from the freshest of them: recorded, never failed.
+  crossCuttingTest('RATE-003', answered, async (t) => {
+    t.record(observeDateLag(t.session.client.exchanges, t.session.serverClock));
+  });
   crossCuttingTest('RATE-004', keyed, async (t) => {
     if (t.session.config.plan === undefined) {
       const limit = t.session.client.rateLimit.limit;

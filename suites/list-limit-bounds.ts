@@ -30,7 +30,7 @@ async function createPets(t: RequirementRun, count: number): Promise<string | un
     ...(remaining === undefined ? {} : { windowRemaining: remaining }),
     ...(limit === undefined ? {} : { windowLimit: limit }),
     ...(reset === undefined ? {} : { msToReset: reset * 1000 - Date.now() }),
-    windowMs: observedWindowMs(client.exchanges),
+    windowMs: observedWindowMs(client.exchanges, t.session.serverClock),
   });
   if (!decision.ok) return `creating ${count} pets does not fit: ${decision.reason}`;
   const statuses = statusValues();

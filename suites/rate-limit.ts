@@ -43,7 +43,7 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) t.observe(`judged exchange #${ex.seq}: the client's retry of the 429 of exchange #${throttledBy.seq}, sent once its Retry-After had passed`, ex);
   const status = ex.response?.status;
   if (status === undefined) return t.inconclusive(`no response after the wait (${ex.error?.code})`);
-  const refused = status === 429 ? checkRetryHonoured(throttledBy, ex, t.session.config.keyMode ?? 'shared', othersSpentInAWindow(t.session.client.exchanges)) : [];
+  const refused = status === 429 ? checkRetryHonoured(throttledBy, ex, t.session.config.keyMode ?? 'shared', othersSpentInAWindow(t.session.client.exchanges), t.session.serverClock) : [];
   // Refused in a new window of a shared key: another client may have used it up, so recovery was not seen either way.
   if (refused.length > 0 && refused.every((f) => f.kind === 'observation')) {
     return t.inconclusive(`the retry (exchange #${ex.seq}) was refused in a new window, which another client of the shared key may have used up first`);
@@ -92,7 +92,7 @@ describe('8 limits', () => {
       const where = `sent mid-run, on top of ${topUp.runInWindow} requests the run had already sent in that window`;
       return judgeBurst(t, topUp.plan, topUp.result, where);
     }
-    const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget()));
+    const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget(), t.session.serverClock));
     if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
     const result = await runBurst(
       plan,
@@ -137,7 +137,7 @@ describe('8 limits', () => {
     if (perDay + 1 - servedSoFar() > client.remainingBudget()) {
       return t.inconclusive(`using up the ${plan} plan's ${perDay} requests a day needs up to ${perDay + 1 - servedSoFar()} more requests and the run's budget has ${client.remainingBudget()} left (raise --max-requests)`);
     }
-    const windowMs = observedWindowMs(client.exchanges);
+    const windowMs = observedWindowMs(client.exchanges, t.session.serverClock);
     const outcome = await exhaustDailyQuota({
       plan,
       windowMs,
@@ -146,11 +146,12 @@ describe('8 limits', () => {
       served: servedSoFar,
       note: (message) => progressNote(message, client.stats.requests, true),
       now: Date.now,
+      clock: () => t.session.serverClock,
     });
     if (outcome.kind === 'refused') {
       t.cite(outcome.ex);
       t.observe(`the daily quota ran out after ${outcome.served} requests served to this run`, outcome.ex);
-      t.record(checkDailyRefusal(outcome.ex, windowMs));
+      t.record(checkDailyRefusal(outcome.ex, windowMs, t.session.serverClock));
     } else if (outcome.kind === 'not-enforced') {
       t.fail(`${outcome.served} requests served to this key since the run began (${Math.round(outcome.elapsedMs / 1000)} s), none refused as over the daily quota / Expected 429 once the ${plan} plan's ${perDay} requests a day were used up`, outcome.last);
     } else if (outcome.kind === 'window-headers') {

@@ -18,6 +18,7 @@ const SAMPLE: Record<string, string> = {
   'limit-without-maximum': 'LIST-004 depends on how many pets the seeded property runs created before it',
   'rejected-but-stored': 'CREATE-004 depends on which invalid bodies the seed draws and names',
   'ids-above-2^53': 'a conforming server whose every id needs lossless handling',
+  'limits-per-operation': 'RATE-002 once depended on where the run met the window boundary (issue 23)',
 };
 
 /** Variants whose failing set still changes with the seed, and why; each must still be unstable. */

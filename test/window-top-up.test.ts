@@ -4,7 +4,9 @@
  * what that window has left; and the server clock it is timed by, read from Date headers.
  */
 import { describe, expect, it } from 'vitest';
-import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
+import { earliestServerNow, holdForWindowMs, latestServerNow as latestOf, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
+import { serverClockOf } from '../src/checks/server-clock.js';
+import type { Exchange } from '../src/http/exchange.js';
 import type { BurstInputs } from '../src/session/burst-plan.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
 
@@ -96,6 +98,8 @@ describe('holdForWindowMs', () => {
 describe('latestServerNow', () => {
   const at = (sentAt: number, dateS: number, elapsedMs = 80) =>
     makeExchange({ sentAt, elapsedMs, headers: { date: new Date(dateS * 1000).toUTCString() } });
+  const latestServerNow = (exchanges: Exchange[], now: number) => latestOf(serverClockOf(exchanges), now);
+  const earliestOf = (exchanges: Exchange[], now: number) => earliestServerNow(serverClockOf(exchanges), now);
 
   it('narrows the offset between the clocks to about one exchange across a second turn', () => {
     // The server's clock runs 300 ms ahead: its second turns at local NOW_MS + 700.
@@ -109,16 +113,22 @@ describe('latestServerNow', () => {
 
   it('has an earliest reading never later than the truth, and about one exchange earlier', () => {
     const exchanges = [at(NOW_MS + 500, NOW_S), at(NOW_MS + 600, NOW_S), at(NOW_MS + 700, NOW_S + 1), at(NOW_MS + 800, NOW_S + 1)];
-    const earliest = earliestServerNow(exchanges, NOW_MS + 1000);
+    const earliest = earliestOf(exchanges, NOW_MS + 1000);
     expect(earliest).toBeDefined();
     expect(earliest).toBeLessThanOrEqual(NOW_MS + 1300);
     expect(earliest).toBeGreaterThanOrEqual(NOW_MS + 1300 - 80 - 100);
-    expect(earliestServerNow([makeExchange({ headers: { date: undefined } })], NOW_MS)).toBeUndefined();
+    expect(earliestOf([makeExchange({ headers: { date: undefined } })], NOW_MS)).toBeUndefined();
   });
 
-  it('is the end of the last Date second without more to go on, and undefined without a Date or when clocks disagree', () => {
+  it('is the end of the last Date second without more to go on, and undefined without a Date', () => {
     expect(latestServerNow([at(NOW_MS, NOW_S, 10)], NOW_MS + 10)).toBe(NOW_MS + 1010);
     expect(latestServerNow([makeExchange({ headers: { date: undefined } })], NOW_MS)).toBeUndefined();
-    expect(latestServerNow([at(NOW_MS, NOW_S), at(NOW_MS + 100, NOW_S + 5)], NOW_MS + 200)).toBeUndefined();
+  });
+
+  it('goes by the freshest Date when an earlier one lagged (a cache), never beyond that Date\'s own second', () => {
+    // The first Date was cached 5 s before it was served: the second response shows the clock.
+    const latest = latestServerNow([at(NOW_MS, NOW_S), at(NOW_MS + 100, NOW_S + 5)], NOW_MS + 200);
+    expect(latest).toBeGreaterThanOrEqual(NOW_MS + 5_000 + 200 - 180);
+    expect(latest).toBeLessThanOrEqual(NOW_MS + 6_000 + 100);
   });
 });

@@ -13,6 +13,7 @@ import { checkPetShape } from './pet-shape.js';
 import { checkRateLimitHeaders } from './rate-limit-headers.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkRetryAfterAgreesWithReset } from './retry-after-reset.js';
+import type { ServerClock } from './server-clock.js';
 
 /**
  * Exactly the catalog's `crossCutting: true` entries (a test keeps them equal). RATE-005 and
@@ -42,6 +43,8 @@ export interface CrossCuttingContext {
   plan?: Plan;
   /** Pets that are CREATE-003's finding (created from a body that should have been refused), not PET-001's. */
   excused?: (pet: JsonValue) => boolean;
+  /** The server's clock as the run's Date headers show it so far (server-clock.ts); without it, each response's own Date. */
+  clock?: ServerClock;
 }
 
 /**
@@ -54,8 +57,8 @@ export function crossCuttingChecks(ex: Exchange, ctx: CrossCuttingContext = {}):
     ...checkPetShape(ex, ctx.excused),
     ...checkErrorBody(ex),
     ...checkRateLimitHeaders(ex, ctx),
-    ...checkRetryAfter(ex),
-    ...checkRetryAfterAgreesWithReset(ex),
+    ...checkRetryAfter(ex, ctx.clock),
+    ...checkRetryAfterAgreesWithReset(ex, ctx.clock),
     ...checkDeprecation(ex),
   ];
 }

@@ -6,7 +6,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { rateLimitValue } from './rate-limit-headers.js';
 import { checkRetryAfter } from './retry-after.js';
-import { serverTimeOf } from './response-date.js';
+import { serverTimeOf, type ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
 
 const REQ = 'RATE-007';
@@ -15,22 +15,22 @@ const DAY_MS = 86_400_000;
 const SLACK_MS = 2_000;
 
 /** Milliseconds from the server's time of the response to its X-RateLimit-Reset, when that is a Unix time in seconds. */
-export function resetAheadMs(ex: Exchange): number | undefined {
+export function resetAheadMs(ex: Exchange, clock?: ServerClock): number | undefined {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
   if (reset === undefined || reset < 1_000_000_000n || reset >= 100_000_000_000n) return undefined;
-  return Number(reset) * 1000 - serverTimeOf(ex);
+  return Number(reset) * 1000 - serverTimeOf(ex, clock);
 }
 
 /** A 429 whose Reset lies beyond the per-minute window: the server says the day, not the minute, is used up. */
-export function isDailyRefusal(ex: Exchange, windowMs: number): boolean {
-  const ahead = resetAheadMs(ex);
+export function isDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): boolean {
+  const ahead = resetAheadMs(ex, clock);
   return ex.response?.status === 429 && ahead !== undefined && ahead > windowMs + SLACK_MS;
 }
 
-export function checkDailyRefusal(ex: Exchange, windowMs: number): Finding[] {
-  const findings = checkRetryAfter(ex).map((f) => ({ ...f, requirement: REQ }));
+export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): Finding[] {
+  const findings = checkRetryAfter(ex, clock).map((f) => ({ ...f, requirement: REQ }));
   const seconds = (ms: number): string => `${Math.round(ms / 1000)} s`;
-  const ahead = resetAheadMs(ex);
+  const ahead = resetAheadMs(ex, clock);
   if (ahead === undefined) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${ex.response?.headers['x-ratelimit-reset'] ?? '(none)'} on the 429 after the daily quota / Expected the Unix time in seconds at which the day's quota resets`, ex.seq));
   } else if (ahead <= windowMs + SLACK_MS) {

@@ -16,23 +16,24 @@ import { observation, violation, type Finding } from './finding.js';
 import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
 
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
-import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
+import { receivedAt, retryAfterPassesAt } from './response-date.js';
+import { serverMoment, type ServerClock } from './server-clock.js';
 
 const REQ = 'RATE-002';
 /** A 429 whose Reset or Retry-After lies this far beyond the earlier window is another limit's (the day's). */
 const OTHER_LIMIT_MS = 2_000;
-const DATE_RESOLUTION_MS = 1_000;
 
 /**
  * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
- * the keyed 429 `throttled` fell in: the same Reset, or the 429 dated before prev's Reset.
+ * the keyed 429 `throttled` fell in: the same Reset, or the 429 surely before prev's Reset on
+ * the server's clock (a Date that stood still does not make it so).
  */
-function inSameWindow(prev: Exchange, throttled: Exchange): boolean {
+function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | undefined): boolean {
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return false;
-  const windowEnd = plausibleResetMs(prev);
+  const windowEnd = plausibleResetMs(prev, clock);
   if (rateLimitValue(prev, 'x-ratelimit-remaining') === undefined || windowEnd === undefined) return false;
-  const throttledDate = responseDateMs(throttled);
-  return plausibleResetMs(throttled) === windowEnd || (throttledDate !== undefined && throttledDate + DATE_RESOLUTION_MS <= windowEnd);
+  const throttledAt = serverMoment(throttled, clock)?.latest;
+  return plausibleResetMs(throttled, clock) === windowEnd || (throttledAt !== undefined && throttledAt <= windowEnd);
 }
 
 /**
@@ -40,16 +41,16 @@ function inSameWindow(prev: Exchange, throttled: Exchange): boolean {
  * requests (any credentials) that the server may have counted after prev and before the 429;
  * `allowance` what others may have spent (default: the shared key's max(2, 10 % of Limit)).
  */
-export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint): Finding[] {
-  if (!inSameWindow(prev, throttled)) return [];
+export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint, clock?: ServerClock): Finding[] {
+  if (!inSameWindow(prev, throttled, clock)) return [];
   const remaining = rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n;
-  const windowEnd = plausibleResetMs(prev) ?? 0;
+  const windowEnd = plausibleResetMs(prev, clock) ?? 0;
   const others = allowance ?? sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit'));
   const unexplained = remaining - BigInt(ownCounted) - others;
   if (unexplained <= 0n) return [];
   const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
   const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${otherUsers}`;
-  if (pointsBeyond(throttled, windowEnd)) return [anotherLimit(said, throttled)];
+  if (pointsBeyond(throttled, windowEnd, clock)) return [anotherLimit(said, throttled)];
   return [violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq)];
 }
 
@@ -57,13 +58,13 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
  * The day's quota can run out while the minute window still has requests; its 429 says so by
  * pointing past the window (ending at `windowEnd`) with its Reset or its Retry-After.
  */
-function pointsBeyond(throttled: Exchange, windowEnd: number): boolean {
-  const throttledReset = plausibleResetMs(throttled);
-  const throttledDate = responseDateMs(throttled);
+function pointsBeyond(throttled: Exchange, windowEnd: number, clock: ServerClock | undefined): boolean {
+  const throttledReset = plausibleResetMs(throttled, clock);
+  const throttledAt = serverMoment(throttled, clock)?.earliest;
   const retryAt = retryAfterPassesAt(throttled);
   return (
     (throttledReset !== undefined && throttledReset > windowEnd + OTHER_LIMIT_MS) ||
-    (retryAt !== undefined && throttledDate !== undefined && throttledDate + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS)
+    (retryAt !== undefined && throttledAt !== undefined && throttledAt + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS)
   );
 }
 
@@ -76,12 +77,12 @@ const anotherLimit = (said: string, throttled: Exchange): Finding =>
  * client explains the contradiction (however many requests a burst had in flight). A 429 whose
  * Retry-After points beyond the window it names is another limit's (the day's), and only recorded.
  */
-export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigint): Finding[] {
+export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigint, clock?: ServerClock): Finding[] {
   const remaining = rateLimitValue(throttled, 'x-ratelimit-remaining');
-  const windowEnd = plausibleResetMs(throttled);
+  const windowEnd = plausibleResetMs(throttled, clock);
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || remaining === undefined || windowEnd === undefined || remaining <= allowance) return [];
   const said = `the 429 itself announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; allowance: ${allowance}`;
-  if (pointsBeyond(throttled, windowEnd)) return [anotherLimit(said, throttled)];
+  if (pointsBeyond(throttled, windowEnd, clock)) return [anotherLimit(said, throttled)];
   return [violation(REQ, `Received 429 although ${said} / Expected a refusal to leave no announced requests in its window`, throttled.seq)];
 }
 
@@ -92,7 +93,7 @@ export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigin
  * leaves the server the most room, with the allowance for others described above. One finding
  * per 429.
  */
-export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 'shared'): Finding[] {
+export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
   const dedicated = mode === 'dedicated';
   const seenOthers = dedicated ? 0n : otherUseOf(exchanges).largestGap;
@@ -101,12 +102,12 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
     if (throttled.response?.status !== 429) continue;
     let chosen: { findings: Finding[]; rank: bigint } | undefined;
     for (const prev of keyed) {
-      if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled)) continue;
+      if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock)) continue;
       const allowance = dedicated ? 0n : maxOf(sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit')), seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
-      const broken = checkEarly429(prev, throttled, 0, allowance).length > 0;
+      const broken = checkEarly429(prev, throttled, 0, allowance, clock).length > 0;
       const counted = broken ? ownCountedBetween(exchanges, prev, throttled) - 1 : 0;
-      const found = broken ? checkEarly429(prev, throttled, counted, allowance) : [];
+      const found = broken ? checkEarly429(prev, throttled, counted, allowance, clock) : [];
       const excess = (rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n) - BigInt(counted);
       // Dedicated: a violation outranks an observation; among equals, the largest broken promise. Shared: the smallest.
       const rank = dedicated ? (found.some(isViolation) ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
@@ -114,7 +115,7 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
     }
     const timed = chosen?.findings ?? [];
     // Others cannot make one response contradict itself: the allowance is only for approximate counters.
-    const own = timed.some(isViolation) ? [] : checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')));
+    const own = timed.some(isViolation) ? [] : checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')), clock);
     findings.push(...(own.some(isViolation) || chosen === undefined ? own : timed));
   }
   return findings;

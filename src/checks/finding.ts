@@ -17,6 +17,13 @@ export interface Finding {
   exchange?: number;
   /** Where in this one response, e.g. "pets #42, #57 of 100": shown for the first of a group only. */
   detail?: string;
+  /** seq of the earlier exchange a violation compares `exchange` with: shown as evidence beside it. */
+  pairedWith?: number;
+  /**
+   * An observation the console summary shows as well (a note under the verdict): something about
+   * the target a user should know although it changes no verdict, such as a Date header that lags.
+   */
+  notable?: true;
 }
 
 export const violation = (requirement: string, message: string, exchange?: number, detail?: string): Finding => ({

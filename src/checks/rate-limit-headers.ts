@@ -4,7 +4,8 @@
  * matches the plan) and RATE-008's plausible Limit, judged on one response.
  */
 import type { Exchange } from '../http/exchange.js';
-import { receivedAt, responseDateMs } from './response-date.js';
+import { receivedAt } from './response-date.js';
+import { serverMoment, type ServerClock } from './server-clock.js';
 import { MAX_PER_MINUTE, planLimits, type Plan } from '../plans.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
@@ -20,15 +21,13 @@ const DISPLAY: Record<RateLimitHeader, string> = {
 
 const DIGITS = /^[0-9]+$/;
 /**
- * Reset may lie this far before the response's Date: both are whole seconds, so a window ending
- * in the second the response is dated may show a Reset one second earlier. Nothing more: a Reset
- * further back is not "the time at which the limit resets".
+ * Reset may lie this far before the second the response was handled in on the server's clock:
+ * both are whole seconds, so a window ending in that second may show a Reset one second earlier.
+ * Nothing more: a Reset further back is not "the time at which the limit resets".
  */
 const EARLY_MS = 1_000;
-/** Reset may lie this far after it: no per-minute or per-day window ends later. */
+/** Reset may lie this far after the response: no per-minute or per-day window ends later. */
 const LATE_MS = 24 * 3600_000;
-/** Date has whole seconds (truncated), so an exact 24 h window can end up to 1 s after Date + 24 h. */
-const DATE_RESOLUTION_MS = 1_000;
 /** Without a Date header the local clock stands in, and it may disagree with the server's. */
 const CLOCK_SKEW_MS = 300_000;
 /** Unix seconds below this lie before 2001: a relative count, not a timestamp. */
@@ -76,16 +75,21 @@ interface ResetJudgement {
   ok: boolean;
 }
 
-function judgeReset(ex: Exchange): ResetJudgement | undefined {
+const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
+
+/**
+ * Reset against the server's clock (server-clock.ts: the run's freshest Date headers, obsolete
+ * date forms accepted, since they are only a reference here), or the local clock without any Date.
+ */
+function judgeReset(ex: Exchange, clock: ServerClock | undefined): ResetJudgement | undefined {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
   if (reset === undefined) return undefined;
   const resetMs = Number(reset) * 1000;
-  // The Date header is the server's own clock; it is only a reference here, so obsolete date forms are accepted.
-  const dateMs = responseDateMs(ex);
+  const moment = serverMoment(ex, clock);
   const localMs = receivedAt(ex);
   const reference =
-    dateMs !== undefined
-      ? { ms: dateMs, from: 'its Date header', lower: dateMs - EARLY_MS, upper: dateMs + LATE_MS + DATE_RESOLUTION_MS }
+    moment !== undefined
+      ? { ms: moment.earliest, from: clock === undefined ? 'its Date header' : "the server's clock, as the Date headers show it", lower: wholeSecond(moment.earliest) - EARLY_MS, upper: moment.latest + LATE_MS }
       : { ms: localMs, from: 'the local clock (no Date header)', lower: localMs - EARLY_MS - CLOCK_SKEW_MS, upper: localMs + LATE_MS + CLOCK_SKEW_MS };
   return { reset, resetMs, reference, ok: resetMs >= reference.lower && resetMs <= reference.upper };
 }
@@ -95,13 +99,13 @@ function judgeReset(ex: Exchange): ResetJudgement | undefined {
  * Checks that compare Reset with something else use only such a Reset: a Reset that fails
  * RATE-003 is that requirement's finding, not a disagreement for another one to report.
  */
-export function plausibleResetMs(ex: Exchange): number | undefined {
-  const judged = judgeReset(ex);
+export function plausibleResetMs(ex: Exchange, clock?: ServerClock): number | undefined {
+  const judged = judgeReset(ex, clock);
   return judged?.ok === true ? judged.resetMs : undefined;
 }
 
-function checkResetTime(ex: Exchange): Finding[] {
-  const judged = judgeReset(ex);
+function checkResetTime(ex: Exchange, clock: ServerClock | undefined): Finding[] {
+  const judged = judgeReset(ex, clock);
   if (judged === undefined || judged.ok) return [];
   const { reset, resetMs, reference } = judged;
   const expected = `Expected a Unix timestamp in seconds between ${iso(reference.lower)} and ${iso(reference.upper)} (response time ${iso(reference.ms)}, from ${reference.from})`;
@@ -138,12 +142,12 @@ function checkLimitPlausible(ex: Exchange): Finding[] {
   return [];
 }
 
-export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: Plan } = {}): Finding[] {
+export function checkRateLimitHeaders(ex: Exchange, ctx: { plan?: Plan; clock?: ServerClock } = {}): Finding[] {
   if (ex.response === undefined) return [];
   return [
     ...checkPresence(ex),
     ...checkRemainingWithinLimit(ex),
-    ...checkResetTime(ex),
+    ...checkResetTime(ex, ctx.clock),
     ...checkPlanLimit(ex, ctx.plan),
     ...checkLimitPlausible(ex),
   ];

@@ -1,11 +1,14 @@
 /**
- * Section 8 judged on two consecutive responses to the run's key: RATE-002's falling Remaining,
- * RATE-003's Reset against the moment the limit actually reset, RATE-008's stable Limit.
+ * Section 8 judged on two consecutive responses to the run's key: RATE-003's Reset against the
+ * moment the limit actually reset, RATE-008's stable Limit, each placed on the server's clock
+ * (server-clock.ts); and, for replay's re-sent pairs, RATE-002's falling Remaining (the run judges
+ * every pair of its responses instead, remaining-rise.ts).
  */
 import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
 import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
-import { receivedAt, responseDateMs } from './response-date.js';
+import { receivedAt } from './response-date.js';
+import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 
 /**
@@ -17,8 +20,12 @@ const REFILL_EARLY_MS = 2_000;
 const ROUNDING_HIDES_MS = 2_000;
 /** A later Reset this far beyond the earlier one belongs to another limit (the daily quota). */
 const OTHER_LIMIT_MS = 2_000;
-/** Date is truncated to the second: the server's moment lies up to this much after it. */
-const DATE_RESOLUTION_MS = 1_000;
+/**
+ * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of
+ * rounding and clock), is a rise of Remaining in a window the server says goes on: RATE-002's
+ * (remaining-rise.ts), as a limit counted per operation shows it, not a Reset that came late.
+ */
+const SAME_WINDOW_MS = 62_000;
 
 const keyedPair = (a: Exchange, b: Exchange): boolean =>
   a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
@@ -30,12 +37,13 @@ const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.
 const IN_FLIGHT_TOLERANCE_MS = 1;
 
 /**
- * Compares two consecutive exchanges made with the run's key. Only the same Reset value counts
- * as the same window; falling by more than one is accepted (a shared key), and Remaining may
- * stay at 0 once the window is used up. In the last 2 s before Reset a whole-second Reset hides
- * the requests a sliding window or token bucket gives back, so Remaining may rise there.
+ * Compares two consecutive exchanges made with the run's key (replay's re-sent pairs). Only the
+ * same Reset value counts as the same window; falling by more than one is accepted (a shared
+ * key), and Remaining may stay at 0 once the window is used up. In the last 2 s before Reset a
+ * whole-second Reset hides the requests a sliding window or token bucket gives back, so
+ * Remaining may rise there.
  */
-export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
+export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   // Tolerates callers handing the pair over in either order; the later request is the one judged.
   const [earlier, later] = inOrder(prev, next);
   if (!keyedPair(earlier, later)) return [];
@@ -51,8 +59,8 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
   // next; it is RATE-003's violation, and Remaining refilling under it is not RATE-002's.
   if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
-  const laterDate = responseDateMs(later);
-  if (laterDate !== undefined && Number(resetAfter) * 1000 - laterDate <= ROUNDING_HIDES_MS) return [];
+  const laterAt = serverMoment(later, clock)?.earliest;
+  if (laterAt !== undefined && Number(resetAfter) * 1000 - laterAt <= ROUNDING_HIDES_MS) return [];
   return [
     violation(
       'RATE-002',
@@ -65,21 +73,23 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange): Finding[] {
 /**
  * RATE-003 by behaviour: the later request, sent after the earlier one was answered, finds the
  * window full again (Remaining ≥ Limit - 1, up from less) well before the Reset the earlier one
- * announced. Token buckets and sliding windows are full again only at their Reset, so only a
- * Reset that lies (an hour away on a per-minute window) is caught.
+ * announced, and a new window begun (another Reset, or the same one more than a minute away).
+ * Token buckets and sliding windows are full again only at their Reset, so only a Reset that lies
+ * (an hour away on a per-minute window) is caught.
  */
-export function checkRefillBeforeReset(prev: Exchange, next: Exchange): Finding[] {
+export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const [earlier, later] = inOrder(prev, next);
   if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return [];
-  const resetMs = plausibleResetMs(earlier);
-  const laterDate = responseDateMs(later);
+  const resetMs = plausibleResetMs(earlier, clock);
+  // The latest the server's clock can have read: a Date that stood still must not move the refill earlier.
+  const refilledBy = serverMoment(later, clock)?.latest;
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   const limit = rateLimitValue(later, 'x-ratelimit-limit');
-  if (resetMs === undefined || laterDate === undefined || before === undefined || after === undefined || limit === undefined) return [];
+  if (resetMs === undefined || refilledBy === undefined || before === undefined || after === undefined || limit === undefined) return [];
   if (after <= before || after < limit - 1n) return [];
-  const refilledBy = laterDate + DATE_RESOLUTION_MS;
   if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
+  if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
   return [
     violation(
       'RATE-003',
@@ -90,19 +100,19 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange): Finding[
 }
 
 /** RATE-008's second half: within one window (same Reset, or dated before the earlier Reset) the Limit stays the same. */
-export function checkLimitStable(prev: Exchange, next: Exchange): Finding[] {
+export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const [earlier, later] = inOrder(prev, next);
   if (!keyedPair(earlier, later)) return [];
   const before = rateLimitValue(earlier, 'x-ratelimit-limit');
   const after = rateLimitValue(later, 'x-ratelimit-limit');
   if (before === undefined || after === undefined || before === after) return [];
-  const resetMs = plausibleResetMs(earlier);
-  const laterReset = plausibleResetMs(later);
+  const resetMs = plausibleResetMs(earlier, clock);
+  const laterReset = plausibleResetMs(later, clock);
   // A Reset far beyond the earlier window means another limit now applies (the day's), and may bring its own Limit.
   if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + OTHER_LIMIT_MS) return [];
-  const laterDate = responseDateMs(later);
+  const laterAt = serverMoment(later, clock)?.latest;
   const sameReset = resetMs !== undefined && resetMs === laterReset;
-  const beforeReset = resetMs !== undefined && laterDate !== undefined && laterDate + DATE_RESOLUTION_MS <= resetMs;
+  const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
   if (!sameReset && !beforeReset) return [];
   return [
     violation(
@@ -113,7 +123,7 @@ export function checkLimitStable(prev: Exchange, next: Exchange): Finding[] {
   ];
 }
 
-/** Every check of section 8 that compares two consecutive keyed exchanges. */
-export function checkRateLimitPair(prev: Exchange, next: Exchange): Finding[] {
-  return [...checkRemainingFalls(prev, next), ...checkRefillBeforeReset(prev, next), ...checkLimitStable(prev, next)];
+/** Every check of section 8 that compares two consecutive keyed exchanges as they arrive. */
+export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
+  return [...checkRefillBeforeReset(prev, next, clock), ...checkLimitStable(prev, next, clock)];
 }

@@ -1,4 +1,4 @@
-/** The server's own clock as a response states it, for checks that compare its headers in time. */
+/** A response's own Date and local times; server-clock.ts places a response on the server's clock from them. */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, retryAfterDelayMs } from '../http/retry-after.js';
 
@@ -9,12 +9,6 @@ export function responseDateMs(ex: Exchange): number | undefined {
 
 /** Unix ms on the local clock at which the response arrived. */
 export const receivedAt = (ex: Exchange): number => ex.sentAt + ex.elapsedMs;
-
-/** The server's clock when it answered: its Date header, else the local time the answer arrived. */
-export function serverTimeOf(ex: Exchange): number {
-  const received = receivedAt(ex);
-  return parseHttpDateAnyForm(ex.response?.headers['date'], received)?.ms ?? received;
-}
 
 /** Unix ms on the local clock at which the response's Retry-After has passed; undefined without a usable one. */
 export function retryAfterPassesAt(ex: Exchange): number | undefined {

@@ -8,19 +8,17 @@ import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
 import { observation, violation, type Finding } from './finding.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { sharedKeyAllowance } from './key-use.js';
-import { receivedAt, responseDateMs, retryAfterPassesAt } from './response-date.js';
+import { receivedAt, retryAfterPassesAt } from './response-date.js';
+import { DATE_RESOLUTION_MS, serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import type { KeyMode } from '../run-config.js';
 
-/** Date is truncated to the second: the server's moment lies up to this much after it. */
-const DATE_RESOLUTION_MS = 1_000;
-
-/** The retry's 429 came once the first 429's window had reset, and names a later one. */
-function inLaterWindow(throttled: Exchange, retry: Exchange): boolean {
-  const first = plausibleResetMs(throttled);
-  const again = plausibleResetMs(retry);
-  const retryMoment = responseDateMs(retry) ?? receivedAt(retry);
-  return first !== undefined && again !== undefined && again > first && retryMoment + DATE_RESOLUTION_MS >= first;
+/** The retry's 429 may have come once the first 429's window had reset (on the server's clock), and names a later one. */
+function inLaterWindow(throttled: Exchange, retry: Exchange, clock: ServerClock | undefined): boolean {
+  const first = plausibleResetMs(throttled, clock);
+  const again = plausibleResetMs(retry, clock);
+  const retryAt = serverMoment(retry, clock)?.latest ?? receivedAt(retry) + DATE_RESOLUTION_MS;
+  return first !== undefined && again !== undefined && again > first && retryAt >= first;
 }
 
 const REQ = 'RATE-006';
@@ -34,28 +32,38 @@ const RETRY_AFTER_LATE_SHARE = 0.1;
 /** Retry-After ending earlier than Reset by more than this is recorded (a token bucket does it rightly). */
 const RETRY_AFTER_EARLY_MS = 2_000;
 
-/** Unix ms (server clock) at which the 429's Retry-After ends; undefined when it cannot be placed. */
-function retryAfterEndOnServerClock(ex: Exchange): number | undefined {
+/**
+ * When the 429's Retry-After ends on the server's clock, at the earliest and at the latest;
+ * undefined when it cannot be placed. An HTTP-date names its moment; delta-seconds count from the
+ * response, whose moment the server's clock gives (without any Date it is unknown).
+ */
+function retryAfterEndOnServerClock(ex: Exchange, clock: ServerClock | undefined): { earliest: number; latest: number } | undefined {
   const value = ex.response?.headers['retry-after'];
-  const dateMs = responseDateMs(ex);
-  const parsed = parseRetryAfter(value, dateMs ?? 0);
+  const moment = serverMoment(ex, clock);
+  const parsed = parseRetryAfter(value, moment?.earliest ?? 0);
   if (parsed === undefined) return undefined;
-  if (parsed.form === 'http-date') return parseHttpDateAnyForm(value, dateMs)?.ms;
-  // Delta-seconds count from the response; without a Date its moment on the server's clock is unknown.
-  return dateMs === undefined ? undefined : dateMs + parsed.delayMs;
+  if (parsed.form === 'http-date') {
+    const at = parseHttpDateAnyForm(value, moment?.earliest)?.ms;
+    return at === undefined ? undefined : { earliest: at, latest: at };
+  }
+  return moment === undefined ? undefined : { earliest: moment.earliest + parsed.delayMs, latest: moment.latest + parsed.delayMs };
 }
 
-/** On a 429: Retry-After and X-RateLimit-Reset describe the same moment, within the tolerance above. */
-export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
+/**
+ * On a 429: Retry-After and X-RateLimit-Reset describe the same moment, within the tolerance
+ * above: surely later than that fails, surely earlier is recorded.
+ */
+export function checkRetryAfterAgreesWithReset(ex: Exchange, clock?: ServerClock): Finding[] {
   if (ex.response?.status !== 429) return [];
-  const resetMs = plausibleResetMs(ex);
-  const endMs = retryAfterEndOnServerClock(ex);
-  if (resetMs === undefined || endMs === undefined) return [];
-  const from = responseDateMs(ex) ?? receivedAt(ex);
+  const resetMs = plausibleResetMs(ex, clock);
+  const end = retryAfterEndOnServerClock(ex, clock);
+  if (resetMs === undefined || end === undefined) return [];
+  const from = serverMoment(ex, clock)?.earliest ?? receivedAt(ex);
   const lateMs = Math.max(RETRY_AFTER_LATE_MS, RETRY_AFTER_LATE_SHARE * (resetMs - from));
   const value = ex.response.headers['retry-after']?.trim() ?? '';
+  const endMs = end.earliest > resetMs ? end.earliest : end.latest;
   const gap = Math.round((endMs - resetMs) / 1000);
-  if (endMs > resetMs + lateMs) {
+  if (end.earliest > resetMs + lateMs) {
     return [
       violation(
         REQ,
@@ -64,7 +72,7 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
       ),
     ];
   }
-  if (endMs < resetMs - RETRY_AFTER_EARLY_MS) {
+  if (end.latest < resetMs - RETRY_AFTER_EARLY_MS) {
     return [observation(REQ, `Retry-After ${JSON.stringify(value)} ends ${-gap} s before X-RateLimit-Reset (a token bucket may allow the next request before it is full again; the retry tells)`, ex.seq)];
   }
   return [];
@@ -79,14 +87,14 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange): Finding[] {
  * (`othersSpentInAWindow`, from otherUseOf): a client that never spent more than a few requests
  * of a window cannot have used a fresh one up in the instant before the retry.
  */
-export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: KeyMode = 'shared', othersSpentInAWindow = 0n): Finding[] {
+export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: KeyMode = 'shared', othersSpentInAWindow = 0n, clock?: ServerClock): Finding[] {
   if (throttled.response?.status !== 429 || retry.response?.status !== 429) return [];
   if (retry.seq <= throttled.seq || retry.request.auth !== throttled.request.auth) return [];
   const passesAt = retryAfterPassesAt(throttled);
   // sentAt is whole milliseconds and passesAt is not: the floor keeps a retry sent in the same millisecond judged.
   if (passesAt === undefined || retry.sentAt < Math.floor(passesAt)) return [];
   const value = throttled.response.headers['retry-after']?.trim() ?? '';
-  const laterWindow = mode === 'shared' && inLaterWindow(throttled, retry);
+  const laterWindow = mode === 'shared' && inLaterWindow(throttled, retry, clock);
   const limit = rateLimitValue(retry, 'x-ratelimit-limit') ?? rateLimitValue(throttled, 'x-ratelimit-limit');
   if (laterWindow && limit !== undefined && othersSpentInAWindow + sharedKeyAllowance(limit) >= limit) {
     return [

@@ -1,13 +1,13 @@
 /** RATE-005's format part: every 429 carries a Retry-After that parses as delta-seconds or an HTTP-date. */
 import type { Exchange } from '../http/exchange.js';
 import { parseRetryAfter } from '../http/retry-after.js';
-import { serverTimeOf } from './response-date.js';
+import { serverTimeOf, type ServerClock } from './server-clock.js';
 import { excerpt } from './text.js';
 import { observation, violation, type Finding } from './finding.js';
 
 const REQ = 'RATE-005';
 
-export function checkRetryAfter(ex: Exchange): Finding[] {
+export function checkRetryAfter(ex: Exchange, clock?: ServerClock): Finding[] {
   const response = ex.response;
   if (response === undefined || response.status !== 429) return [];
   const value = response.headers['retry-after'];
@@ -15,7 +15,7 @@ export function checkRetryAfter(ex: Exchange): Finding[] {
     return [violation(REQ, 'Received a 429 without Retry-After / Expected Retry-After as delta-seconds or an HTTP-date', ex.seq)];
   }
   // An HTTP-date is relative to the server's clock; the local clock stands in when there is no Date.
-  const parsed = parseRetryAfter(value, serverTimeOf(ex));
+  const parsed = parseRetryAfter(value, serverTimeOf(ex, clock));
   if (parsed === undefined) {
     return [violation(REQ, `Received Retry-After ${JSON.stringify(excerpt(value, 60))} / Expected delta-seconds (e.g. 30) or an HTTP-date`, ex.seq)];
   }

@@ -68,6 +68,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
     `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${requestsPhrase(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   if (report.keyUse !== undefined) lines.push(keyUseLine(report.keyUse));
+  for (const o of report.observations) if (o.notable === true) lines.push(`Note (${o.requirement}): ${o.message}`);
   for (const e of report.runErrors) lines.push(`run error: ${e}`);
   if (report.createdPetIds.length > 0) lines.push(`created pets (name prefix pc-${report.runId}-): ${report.createdPetIds.length}`);
   for (const p of reportPaths) lines.push(`report: ${p}`);

@@ -266,9 +266,13 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
   const violations = findings.filter((f) => f.kind === 'violation');
   const groups = groupFindings(violations);
   const notes = run.notes.map((message): Evidence => ({ kind: 'note', message }));
-  const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).map((g) => {
+  const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).flatMap((g): Evidence[] => {
     const ex = exchangeAt(g.first.exchange);
-    return { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) };
+    const paired = exchangeAt(g.first.pairedWith);
+    return [
+      { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) },
+      ...(paired === undefined ? [] : [{ kind: 'exchange' as const, message: `compared with exchange #${paired.seq}: ${paired.request.method} ${paired.request.target}`, exchange: exchangeEvidence(paired) }]),
+    ];
   });
   if (groups.length > MAX_EVIDENCE) {
     evidence.push({ kind: 'note', message: `and ${groups.length - MAX_EVIDENCE} more distinct violations` });
@@ -282,7 +286,7 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
     if (f.kind !== 'observation' || seen.has(f.message)) continue;
     seen.add(f.message);
     if (observations.length < MAX_OBSERVATIONS) {
-      observations.push({ requirement: f.requirement, message: f.message, ...(f.exchange === undefined ? {} : { exchange: f.exchange }) });
+      observations.push({ requirement: f.requirement, message: f.message, ...(f.exchange === undefined ? {} : { exchange: f.exchange }), ...(f.notable === true ? { notable: true } : {}) });
     }
   }
   return { evidence: [...notes, ...evidence], observations };

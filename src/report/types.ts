@@ -123,6 +123,8 @@ export interface Observation {
   requirement: string;
   message: string;
   exchange?: number;
+  /** Shown in the console summary too: something about the target a user should know, though no verdict changes (a Date header that lags). */
+  notable?: boolean;
 }
 
 /** A sentence of the specification map (schemas/spec-map.yaml) with this run's verdicts of the requirements that check it. */

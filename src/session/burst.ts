@@ -5,7 +5,8 @@
  * ends before the limit is reached earns one more try with more senders, then the burst stops.
  */
 import type { Exchange } from '../http/exchange.js';
-import { receivedAt, serverTimeOf } from '../checks/response-date.js';
+import { receivedAt } from '../checks/response-date.js';
+import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
@@ -32,8 +33,11 @@ export interface BurstResult {
   elapsedMs: number;
 }
 
-/** The burst's view of the run so far: what the last keyed response said, and how fast the target answers. */
-export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs['plan'], budgetLeft: number): BurstInputs {
+/**
+ * The burst's view of the run so far: what the last keyed response said, and how fast the target
+ * answers; `clock`, the server's clock as the run's Date headers show it (Session.serverClock).
+ */
+export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs['plan'], budgetLeft: number, clock?: ServerClock): BurstInputs {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
   const last = keyed.at(-1);
   const latencies = keyed.slice(-20).map((e) => e.elapsedMs).sort((a, b) => a - b);
@@ -43,19 +47,19 @@ export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs[
     limit: last === undefined ? undefined : header(last, 'x-ratelimit-limit'),
     remaining: last === undefined ? undefined : header(last, 'x-ratelimit-remaining'),
     reset: last === undefined ? undefined : header(last, 'x-ratelimit-reset'),
-    serverNowMs: last === undefined ? Date.now() : serverTimeOf(last),
+    serverNowMs: last === undefined ? Date.now() : serverTimeOf(last, clock),
     latencyMs,
     budgetLeft,
-    windowMs: observedWindowMs(exchanges),
+    windowMs: observedWindowMs(exchanges, clock),
   };
 }
 
 /** The longest time to a Reset within a minute that the run's keyed responses showed: the per-minute window. */
-export function observedWindowMs(exchanges: readonly Exchange[]): number {
+export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerClock): number {
   let longest: number | undefined;
   for (const ex of exchanges) {
     if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
-    const ahead = resetAheadMs(ex);
+    const ahead = resetAheadMs(ex, clock);
     if (ahead !== undefined && ahead > 0 && ahead <= SPEC_WINDOW_MS + SLACK_MS) longest = Math.max(longest ?? 0, ahead);
   }
   return Math.min(SPEC_WINDOW_MS, longest ?? SPEC_WINDOW_MS);

@@ -6,6 +6,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { isDailyRefusal, resetAheadMs } from '../checks/daily-quota.js';
+import type { ServerClock } from '../checks/server-clock.js';
 import { planLimits, type Plan } from '../plans.js';
 import { header } from './burst.js';
 
@@ -27,6 +28,8 @@ export interface DayInputs {
   served(): number;
   note(message: string): void;
   now(): number;
+  /** The server's clock as the run's Date headers show it so far (Session.serverClock). */
+  clock?: () => ServerClock | undefined;
 }
 
 export type DayOutcome =
@@ -57,11 +60,11 @@ export async function exhaustDailyQuota(inputs: DayInputs): Promise<DayOutcome> 
   inputs.note(costLine(inputs.plan));
   for (;;) {
     // Once the headers say the day is used up, the next request is the one that must be refused: waiting for their Reset would take the rest of the day.
-    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && (resetAheadMs(last) ?? 0) > inputs.windowMs + SLACK_MS;
+    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && (resetAheadMs(last, inputs.clock?.()) ?? 0) > inputs.windowMs + SLACK_MS;
     const ex = await inputs.send(!dayUsedUp);
     const served = inputs.served();
     if (ex.response?.status === 429) {
-      if (isDailyRefusal(ex, inputs.windowMs)) return { kind: 'refused', ex, served };
+      if (isDailyRefusal(ex, inputs.windowMs, inputs.clock?.())) return { kind: 'refused', ex, served };
       // A per-minute 429: the client holds the next request until its Retry-After.
       if (refused !== undefined) return { kind: 'window-headers', first: refused, second: ex, served };
       refused = ex;

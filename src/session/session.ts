@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { crossCuttingChecks } from '../checks/cross-cutting.js';
 import { checkRateLimitPair } from '../checks/rate-limit-sequence.js';
 import { checkRetryHonoured } from '../checks/retry-after-reset.js';
+import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
 import { petsOf } from '../checks/pet-shape.js';
 import { violation } from '../checks/finding.js';
@@ -91,6 +92,8 @@ export class Session {
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
+  /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
+  readonly #clock = new ServerClockReading();
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
   topUp: TopUp | undefined;
   /** Set once RATE-005's own test starts, or once a top-up was tried: one per run at most. */
@@ -166,9 +169,9 @@ export class Session {
     if (this.#topUpClosed || !this.isSelected('RATE-005')) return undefined;
     const { client } = this;
     if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
-    const serverNowMs = latestServerNow(client.exchanges, Date.now());
+    const serverNowMs = latestServerNow(this.serverClock, Date.now());
     if (serverNowMs === undefined) return undefined;
-    const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE);
+    const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE, this.serverClock);
     return { ...inputs, ...(inputs.remaining === undefined ? {} : { remaining: Math.max(0, inputs.remaining - inFlight) }), serverNowMs };
   }
 
@@ -212,10 +215,15 @@ export class Session {
   async #holdForWindow(cases: number): Promise<void> {
     const { client } = this;
     const inputs = client.keyedInFlight > 0 ? undefined : this.#topUpInputs(0);
-    const earliest = earliestServerNow(client.exchanges, Date.now());
+    const earliest = earliestServerNow(this.serverClock, Date.now());
     if (inputs === undefined || earliest === undefined) return;
     const ms = holdForWindowMs(inputs, earliest, cases, CASES_AT_ONCE);
     if (ms > 0) await client.pause(ms, `${cases} cases sent together wait for the next rate-limit window, which can take them whole`);
+  }
+
+  /** The server's clock as the run's Date headers have shown it so far; undefined before any Date. */
+  get serverClock(): ServerClock | undefined {
+    return this.#clock.clock;
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */
@@ -393,14 +401,16 @@ export class Session {
     if (this.config.exchangeLog === true) console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) }));
     this.#remember(ex);
     this.probes.note(ex);
+    this.#clock.observe(ex);
+    const clock = this.serverClock;
     const excused = (pet: JsonValue): boolean => this.probes.isAcceptedInvalid(pet);
-    this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }) }));
+    this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }), ...(clock === undefined ? {} : { clock }) }));
     if (ex.retryOf !== undefined) {
       const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
-      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges)));
+      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges), clock));
     }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex));
+      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock));
       this.#previousKeyed = ex;
     }
   }

@@ -10,8 +10,7 @@
  * (src/http/client.ts) is cheaper still, and no top-up is planned. Pure: the caller passes what
  * the run has observed.
  */
-import type { Exchange } from '../http/exchange.js';
-import { receivedAt, responseDateMs } from '../checks/response-date.js';
+import type { ServerClock } from '../checks/server-clock.js';
 import { concurrencyFor, MAX_CONCURRENCY, planBurst, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
@@ -42,42 +41,22 @@ const SEQUENTIAL_SHORTFALL = 1.25;
  */
 const MIN_WINDOW_MS = 2_000;
 
-/** Responses whose Date headers bound the server's clock: the recent ones, so a drifting clock does not mislead. */
-const CLOCK_SAMPLES = 40;
-
 /**
- * The bounds on the offset between the server's clock and the local one, from the Date headers of
- * the run's recent responses, or undefined when they disagree (several clocks) or there are none. A
- * Date has whole seconds: one response bounds the offset to its second, widened by the exchange's
- * duration; many responses across a second's turn narrow it to about one latency, where the Date
- * of the last response alone is up to a second behind.
+ * The latest the server's clock can read at local time `now`, by the narrow bound of the run's
+ * Date headers (src/checks/server-clock.ts: about one latency wide once responses spanned a
+ * second's turn, where the Date of the last response alone is up to a second behind). The latest
+ * reading gives the least time left in a window, so a plan made on it can only finish early.
  */
-function clockOffsets(exchanges: readonly Exchange[]): { low: number; high: number } | undefined {
-  let low = Number.NEGATIVE_INFINITY;
-  let high = Number.POSITIVE_INFINITY;
-  for (const ex of exchanges.slice(-CLOCK_SAMPLES)) {
-    const date = ex.response === undefined ? undefined : responseDateMs(ex);
-    if (date === undefined) continue;
-    // The server wrote the Date between sending and receiving: date <= sent + offset and received + offset < date + 1 s.
-    low = Math.max(low, date - receivedAt(ex));
-    high = Math.min(high, date + 1000 - ex.sentAt);
-  }
-  return high === Number.POSITIVE_INFINITY || low > high ? undefined : { low, high };
+export function latestServerNow(clock: ServerClock | undefined, now: number): number | undefined {
+  return clock === undefined ? undefined : now + clock.narrowHigh;
 }
 
 /**
- * The latest the server's clock can read at local time `now` (see clockOffsets). The latest reading
- * gives the least time left in a window, so a plan made on it can only finish early.
+ * The earliest the server's clock can read at local time `now` (the freshest Date, which no cache
+ * makes later than the clock): a wait for a window's end timed on it ends after that end.
  */
-export function latestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
-  const offsets = clockOffsets(exchanges);
-  return offsets === undefined ? undefined : now + offsets.high;
-}
-
-/** The earliest the server's clock can read at local time `now`: a wait for a window's end timed on it ends after that end. */
-export function earliestServerNow(exchanges: readonly Exchange[], now: number): number | undefined {
-  const offsets = clockOffsets(exchanges);
-  return offsets === undefined ? undefined : now + offsets.low;
+export function earliestServerNow(clock: ServerClock | undefined, now: number): number | undefined {
+  return clock === undefined ? undefined : now + clock.low;
 }
 
 /**

@@ -72,13 +72,11 @@ const inProcessSlot = limiter(1);
  * Starts the variant's server, runs the CLI against it and reads report.json. `behaviour` adds
  * hooks on top of the variant's own (for tests that observe the server, e.g. counting POSTs).
  */
-export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {}, how: { inProcess?: boolean } = {}): Promise<VariantRun> {
+export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {}, how: { inProcess?: boolean; windowOffsetMs?: number } = {}): Promise<VariantRun> {
   return (how.inProcess === true ? inProcessSlot : slot)(async () => {
-    const server = await startReferenceServer({
-      ...variant.server,
-      windowSeconds: variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS,
-      behaviour: { ...variant.server?.behaviour, ...behaviour },
-    });
+    const windowSeconds = variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
+    const server = await startReferenceServer({ ...variant.server, windowSeconds, behaviour: { ...variant.server?.behaviour, ...behaviour } });
+    if (how.windowOffsetMs !== undefined) await untilWindowOffset(windowSeconds * 1000, how.windowOffsetMs);
     const dir = await mkdtemp(join(tmpdir(), `pc-variant-${variant.name.replace(/[^a-z0-9-]/gi, '_')}-`));
     try {
       const plan = variant.plan ?? 'free';
@@ -105,6 +103,12 @@ export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {},
       await rm(dir, { recursive: true, force: true });
     }
   });
+}
+
+/** Waits until `offsetMs` into the reference server's current window (its windows are aligned to multiples of their length). */
+async function untilWindowOffset(windowMs: number, offsetMs: number): Promise<void> {
+  const wait = (((offsetMs - (Date.now() % windowMs)) % windowMs) + windowMs) % windowMs;
+  await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** One line per failing requirement with its first violations, for assertion messages. */

@@ -1,0 +1,183 @@
+/**
+ * RATE-002, "requests remaining in the current window", against time: within one window,
+ * X-RateLimit-Remaining may rise only by what a refill can give in the time between two
+ * responses. Judged once the run is over, on every pair of the run's keyed responses that did not
+ * overlap, whatever operations they belong to, so the verdict does not depend on where the run's
+ * windows fall (a limit counted per route shows as a rise wherever the run moves to another
+ * operation).
+ *
+ * A pair is in one window when both carry the same Reset (a fixed window that ended would
+ * announce the next one's), or when the later response was surely handled more than 2 s before
+ * the Reset the earlier one announced (RATE-003's tolerance for a Reset's clock). No conforming
+ * limiter explains a rise there that breaks both of these:
+ * - a token bucket (or a sliding window counter) refills at most Limit per window length: from
+ *   the earlier response to the later one, Remaining can rise by less than Limit x elapsed / window
+ *   beyond the run's requests counted in between (its whole-token count adds less than one);
+ * - a sliding log gives back in bulk, but only requests older than the window: the run's own
+ *   requests of the last window length still count, so Remaining is at most Limit minus them.
+ * A fixed window gives back nothing before its Reset. The window length is bounded from below by
+ * the longest time to a Reset (within a minute) the run saw, on the server's clock, less what a
+ * Reset may overstate (shortestWindowMs); where that leaves no time, nothing is judged. Other users
+ * of a shared key only ever make Remaining fall, so the shared-key allowance never explains a rise.
+ */
+import type { Exchange } from '../http/exchange.js';
+import { violation, type Finding } from './finding.js';
+import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { receivedAt } from './response-date.js';
+import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
+import { iso } from './text.js';
+
+const REQ = 'RATE-002';
+/** The most a Reset may overstate the moment it names: rounded up to the second, on a clock a second ahead of Date's. */
+const RESET_SLACK_MS = 2_000;
+/** Times to a Reset beyond this belong to another limit (the day's): the plans' windows are a minute. */
+const MAX_WINDOW_MS = 60_000;
+/** A later response handled this long before the earlier one's Reset is in its window, whatever Reset it names. */
+const BEFORE_RESET_MS = 2_000;
+/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
+const IN_FLIGHT_TOLERANCE_MS = 1;
+/** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
+const PAIRS_BACK = 64;
+
+/** A keyed response with the three headers usable, and its Reset placed on the server's clock. */
+interface Reading {
+  ex: Exchange;
+  remaining: bigint;
+  limit: bigint;
+  resetMs: number;
+}
+
+/** The run's keyed requests the server counted (everything but a 429), in the order they were sent. */
+const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429;
+
+/**
+ * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
+ * Every limiter's Reset names a moment no earlier than now, give or take its rounding and its
+ * clock (a fixed window's end, a bucket's full time, a sliding log's oldest expiry), at most one
+ * window ahead: so the window is at least the longest time from a served response to its Reset
+ * (within a minute), less what a Reset may overstate. That is at most 2 s (a Reset rounded up to
+ * the second, on a clock a second ahead of Date's), and less when a response closer to its Reset
+ * shows less: the rounding varies within one second, the clock not at all.
+ */
+export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerClock | undefined): number | undefined {
+  if (clock === undefined) return undefined;
+  const measuring = windowClockOf(exchanges, clock);
+  let longest = 0;
+  let overstates = RESET_SLACK_MS;
+  for (const ex of exchanges) {
+    if (ex.request.auth !== 'key' || ex.response === undefined) continue;
+    const resetMs = plausibleResetMs(ex, clock);
+    const at = serverMoment(ex, measuring);
+    if (resetMs === undefined || at === undefined) continue;
+    overstates = Math.min(overstates, DATE_RESOLUTION_MS + resetMs - at.earliest);
+    const ahead = resetMs - at.latest;
+    if (counted(ex) && ahead <= MAX_WINDOW_MS + RESET_SLACK_MS) longest = Math.max(longest, ahead);
+  }
+  const shortest = longest - overstates;
+  return shortest > 0 ? shortest : undefined;
+}
+
+function readingOf(ex: Exchange, clock: ServerClock): Reading | undefined {
+  if (ex.request.auth !== 'key' || ex.response === undefined) return undefined;
+  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
+  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
+  const resetMs = plausibleResetMs(ex, clock);
+  return remaining === undefined || limit === undefined || resetMs === undefined ? undefined : { ex, remaining, limit, resetMs };
+}
+
+/** The earlier response's window still held the later one: the same Reset, or surely well before the earlier Reset. */
+function inOneWindow(earlier: Reading, later: Reading, clock: ServerClock): boolean {
+  if (earlier.resetMs === later.resetMs) return true;
+  const at = serverMoment(later.ex, clock)?.latest;
+  return at !== undefined && at < earlier.resetMs - BEFORE_RESET_MS;
+}
+
+/** A rise that neither refill explains, with the figures the finding states. */
+interface Rise {
+  earlier: Reading;
+  later: Reading;
+  elapsedMs: number;
+  between: number;
+  refill: number;
+  recent: number;
+  /** How far beyond the refill the rise went: the most telling pair of a window is reported. */
+  beyond: number;
+}
+
+/**
+ * The run's requests the server surely counted between two responses: sent once the earlier was
+ * answered, and answered before the later was sent, the later itself included.
+ */
+function countedBetween(bySeq: readonly Exchange[], index: ReadonlyMap<number, number>, earlier: Exchange, later: Exchange): number {
+  let n = 0;
+  const from = (index.get(earlier.seq) ?? 0) + 1;
+  const to = index.get(later.seq) ?? -1;
+  for (let i = from; i <= to; i++) {
+    const e = bySeq[i];
+    if (e === undefined || !counted(e) || e.sentAt < receivedAt(earlier)) continue;
+    if (e === later || receivedAt(e) <= later.sentAt) n += 1;
+  }
+  return n;
+}
+
+/** The run's requests counted from `windowMs` before `later` was answered up to it: a sliding log still counts them all. */
+function countedRecently(bySeq: readonly Exchange[], index: ReadonlyMap<number, number>, later: Exchange, windowMs: number): number {
+  let n = 0;
+  const since = receivedAt(later) - windowMs;
+  for (let i = index.get(later.seq) ?? -1; i >= 0; i--) {
+    const e = bySeq[i];
+    if (e === undefined) continue;
+    if (e.sentAt < since) break;
+    if (counted(e) && (e === later || receivedAt(e) <= later.sentAt)) n += 1;
+  }
+  return n;
+}
+
+/**
+ * RATE-002 on every pair of the run's keyed responses in one window (see the file's comment): at
+ * most one finding per window, the pair whose rise went furthest beyond a refill, naming the later
+ * exchange and paired with the earlier one (both shown as evidence).
+ */
+export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined): Finding[] {
+  const windowMs = shortestWindowMs(exchanges, clock);
+  if (clock === undefined || windowMs === undefined) return [];
+  const bySeq = [...exchanges].sort((a, b) => a.seq - b.seq);
+  const index = new Map(bySeq.map((e, i) => [e.seq, i]));
+  const readings = bySeq.map((ex) => readingOf(ex, clock)).filter((r): r is Reading => r !== undefined);
+  const worst = new Map<number, Rise>();
+  for (const [i, later] of readings.entries()) {
+    let recent: number | undefined;
+    for (const earlier of readings.slice(Math.max(0, i - PAIRS_BACK), i).reverse()) {
+      if (receivedAt(earlier.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !inOneWindow(earlier, later, clock)) continue;
+      const between = countedBetween(bySeq, index, earlier.ex, later.ex);
+      const elapsedMs = receivedAt(later.ex) - earlier.ex.sentAt;
+      const limit = Number(later.limit > earlier.limit ? later.limit : earlier.limit);
+      const refill = (limit * elapsedMs) / windowMs;
+      const rise = Number(later.remaining - earlier.remaining) + between - 1;
+      if (rise <= 0 || rise < refill) continue;
+      // Costly, so once per later response, and only where the bucket's refill did not explain it.
+      recent ??= countedRecently(bySeq, index, later.ex, windowMs);
+      if (Number(later.remaining) + recent <= Number(later.limit)) continue;
+      const beyond = rise - refill;
+      const known = worst.get(earlier.resetMs);
+      if (known === undefined || beyond > known.beyond) worst.set(earlier.resetMs, { earlier, later, elapsedMs, between, refill, recent, beyond });
+    }
+  }
+  return [...worst.values()].map((r) => riseFinding(r, windowMs));
+}
+
+const named = (ex: Exchange): string => `exchange ${ex.seq}, ${ex.request.method} ${ex.request.target}`;
+
+function riseFinding(r: Rise, windowMs: number): Finding {
+  const { earlier, later } = r;
+  const seconds = (windowMs / 1000).toFixed(1);
+  const finding = violation(
+    REQ,
+    `X-RateLimit-Remaining rose from ${earlier.remaining} (${named(earlier.ex)}) to ${later.remaining} (${named(later.ex)}) within the window ending ${iso(earlier.resetMs)}, ` +
+      `${Math.round(r.elapsedMs)} ms later, with ${r.between} of the run's requests counted in between. No refill gives that: a fixed window refills only at its Reset; ` +
+      `a token bucket of ${later.limit} per ${seconds} s or longer refills fewer than ${Math.ceil(r.refill)} in that time; a sliding log of ${seconds} s or longer still counts the ${r.recent} requests the run made in its last ${seconds} s ` +
+      `/ Expected Remaining to fall with each request until the window resets`,
+    later.ex.seq,
+  );
+  return { ...finding, pairedWith: earlier.ex.seq };
+}

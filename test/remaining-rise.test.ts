@@ -1,0 +1,145 @@
+/**
+ * RATE-002's rise rule (src/checks/remaining-rise.ts): a rise of X-RateLimit-Remaining that no
+ * refill explains fails wherever it happens, with both exchanges as evidence, while the gradual
+ * refills of token buckets and the bulk give-back of a sliding log pass.
+ */
+import { describe, expect, it } from 'vitest';
+import { findUnexplainedRises, shortestWindowMs } from '../src/checks/remaining-rise.js';
+import { serverClockOf } from '../src/checks/server-clock.js';
+import type { Exchange } from '../src/http/exchange.js';
+import { NOW_MS, makeExchange } from './support/exchange-factory.js';
+import { violations } from './support/findings.js';
+
+/** What a limiter tells one request (local and server clocks agree; each answer takes 2 ms). */
+interface Told {
+  atMs: number;
+  remaining: number;
+  /** Unix ms; sent as whole seconds. */
+  resetMs: number;
+  status?: number;
+  target?: string;
+  method?: string;
+}
+
+function run(told: readonly Told[], limit = 60): Exchange[] {
+  return told.map((t, i) =>
+    makeExchange({
+      seq: i + 1,
+      sentAt: NOW_MS + t.atMs,
+      elapsedMs: 2,
+      status: t.status ?? 200,
+      method: t.method ?? 'GET',
+      target: t.target ?? '/pets',
+      headers: {
+        date: new Date(Math.floor((NOW_MS + t.atMs + 1) / 1000) * 1000).toUTCString(),
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(t.remaining),
+        'x-ratelimit-reset': String(Math.ceil(t.resetMs / 1000)),
+      },
+    }),
+  );
+}
+
+const judge = (exchanges: Exchange[]) => findUnexplainedRises(exchanges, serverClockOf(exchanges));
+
+/** A fixed window of `windowMs` aligned to NOW_MS, counting per operation when `perOperation`. */
+function fixedWindow(requests: readonly { atMs: number; target: string; method?: string }[], windowMs: number, perOperation: boolean): Told[] {
+  const used = new Map<string, number>();
+  return requests.map((r) => {
+    const start = Math.floor(r.atMs / windowMs) * windowMs;
+    const key = `${start} ${perOperation ? `${r.method ?? 'GET'} ${r.target.split('/').length}` : ''}`;
+    used.set(key, (used.get(key) ?? 0) + 1);
+    return { ...r, remaining: 60 - (used.get(key) ?? 0), resetMs: NOW_MS + start + windowMs };
+  });
+}
+
+/**
+ * The run's shape: a listing, ten creations, five fetches, then listings (the burst), 5 ms apart,
+ * and the retry after the burst's 429 early in the next window, so the run knows how long windows
+ * last; the Dates of so many responses place the server's clock within a few milliseconds.
+ */
+function requestsFrom(startMs: number, windowMs: number) {
+  const at = (i: number) => startMs + 5 * i;
+  return [
+    { atMs: at(0), target: '/pets?limit=100' },
+    ...Array.from({ length: 10 }, (_, i) => ({ atMs: at(1 + i), target: '/pets', method: 'POST' })),
+    ...Array.from({ length: 5 }, (_, i) => ({ atMs: at(11 + i), target: `/pets/${i + 1}` })),
+    ...Array.from({ length: 40 }, (_, i) => ({ atMs: at(16 + i), target: '/pets?limit=1' })),
+    { atMs: (Math.floor(at(55) / windowMs) + 1) * windowMs + 200, target: '/pets?limit=1' },
+  ];
+}
+
+describe('RATE-002: a rise of Remaining no refill explains', () => {
+  it('fails a limit counted per operation at every position of the window, with both exchanges', () => {
+    for (const startMs of [0, 500, 1000, 1500, 2000, 2500, 2900]) {
+      const exchanges = run(fixedWindow(requestsFrom(startMs, 3000), 3000, true));
+      const found = violations(judge(exchanges), 'RATE-002');
+      expect(found.length, `run started ${startMs} ms into a 3 s window`).toBeGreaterThanOrEqual(1);
+      expect(found[0]?.message).toMatch(/^X-RateLimit-Remaining rose from \d+ \(exchange \d+, \S+ \S+\) to \d+ \(exchange \d+, \S+ \S+\) within the window ending .* No refill gives that/);
+      expect(found[0]?.pairedWith).toBeLessThan(found[0]?.exchange ?? 0);
+    }
+  });
+
+  it('passes the same run against one count per key', () => {
+    for (const startMs of [0, 1000, 2500]) expect(judge(run(fixedWindow(requestsFrom(startMs, 3000), 3000, false)))).toEqual([]);
+  });
+
+  it('passes a token bucket\'s gradual refill, whatever the client\'s pace', () => {
+    for (const gapMs of [10, 400, 2500]) {
+      let tokens = 60;
+      let last = 0;
+      const told: Told[] = [];
+      for (let i = 0; i < 80; i++) {
+        const atMs = i * gapMs;
+        tokens = Math.min(60, tokens + (atMs - last) / 1000) - 1;
+        last = atMs;
+        if (tokens < 0) {
+          tokens += 1;
+          continue;
+        }
+        told.push({ atMs, remaining: Math.floor(tokens), resetMs: NOW_MS + atMs + (60 - tokens) * 1000 });
+      }
+      expect(judge(run(told)), `one request every ${gapMs} ms`).toEqual([]);
+    }
+  });
+
+  it('passes a sliding log giving back a burst in bulk once it is a window old', () => {
+    const times: number[] = [];
+    const told: Told[] = [];
+    const request = (atMs: number): void => {
+      while (times.length > 0 && (times[0] ?? 0) + 10_000 <= atMs) times.shift();
+      times.push(atMs);
+      told.push({ atMs, remaining: 60 - times.length, resetMs: NOW_MS + (times[0] ?? atMs) + 10_000 });
+    };
+    for (let i = 0; i < 30; i++) request(i * 3);
+    for (let t = 500; t <= 12_000; t += 250) request(t);
+    expect(judge(run(told))).toEqual([]);
+  });
+
+  it('fails a Remaining that stands still while the run\'s requests are served in a minute window', () => {
+    const told: Told[] = Array.from({ length: 30 }, (_, i) => ({ atMs: 100 * i, remaining: 59, resetMs: NOW_MS + 60_000 }));
+    expect(violations(judge(run(told)), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('says nothing where the windows are too short to know (1 s), across windows, or of falls beyond the run\'s own', () => {
+    expect(judge(run(fixedWindow(requestsFrom(0, 1000), 1000, true)))).toEqual([]);
+    const acrossWindows: Told[] = [
+      { atMs: 0, remaining: 10, resetMs: NOW_MS + 3000 },
+      { atMs: 3100, remaining: 59, resetMs: NOW_MS + 6000 },
+    ];
+    expect(judge(run(acrossWindows))).toEqual([]);
+    const shared: Told[] = Array.from({ length: 20 }, (_, i) => ({ atMs: 100 * i, remaining: 59 - 3 * i, resetMs: NOW_MS + 60_000 }));
+    expect(judge(run(shared))).toEqual([]);
+  });
+
+  it('sizes windows from the longest time to a Reset, less what a Reset may overstate', () => {
+    const early = run([{ atMs: 0, remaining: 59, resetMs: NOW_MS + 60_000 }]);
+    // The Date's whole second: 2 s of slack when nothing shows the Reset closer to the truth.
+    expect(shortestWindowMs(early, serverClockOf(early))).toBeGreaterThan(56_900);
+    expect(shortestWindowMs(early, serverClockOf(early))).toBeLessThanOrEqual(58_000);
+    // A response 100 ms before its Reset shows Resets overstate their moment by at most 1.1 s.
+    const both = run([{ atMs: 0, remaining: 59, resetMs: NOW_MS + 3000 }, { atMs: 2900, remaining: 1, resetMs: NOW_MS + 3000 }]);
+    expect(shortestWindowMs(both, serverClockOf(both))).toBeGreaterThan(1700);
+    expect(shortestWindowMs([], undefined)).toBeUndefined();
+  });
+});
