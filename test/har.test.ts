@@ -11,6 +11,7 @@ import harSdk from '@har-sdk/validator';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceBehaviour, startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/index.js';
 import { loggedExchange } from '../src/report/evidence.js';
 import { renderHar } from '../src/report/render/har.js';
 import type { LoggedExchange, Report } from '../src/report/types.js';
@@ -97,7 +98,7 @@ describe('a run with --reporter har against the reference server', () => {
 
   beforeAll(async () => {
     server = await startReferenceServer({
-      windowSeconds: 1,
+      ...SHORT_WINDOWS,
       behaviour: {
         finalize: (response, ctx) => {
           received.push(`${ctx.method} ${ctx.url.pathname}${ctx.url.search}`);

@@ -9,6 +9,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/index.js';
 import type { HostileServer } from '../fixtures/hostile/base.js';
 import * as always429 from '../fixtures/hostile/always-429.js';
 import * as echoAuth from '../fixtures/hostile/echo-auth.js';
@@ -277,7 +278,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
   });
 
   async function httpsReference(certificate: tls.Certificate): Promise<{ proxy: HostileServer; requests: () => number }> {
-    const reference = await serve(startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } }));
+    const reference = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
     const proxy = await serve(tls.start({ target: reference.baseUrl, certificate }));
     return { proxy, requests: () => reference.requests };
   }
@@ -323,7 +324,7 @@ describe.concurrent('data: writes are marked and listed, --read-only writes noth
     const methods: string[] = [];
     const server = await serve(
       startReferenceServer({
-        windowSeconds: 1,
+        ...SHORT_WINDOWS,
         keys: { [KEY]: 'free' },
         behaviour: {
           delayMs: (ctx) => {
@@ -347,7 +348,7 @@ describe.concurrent('data: writes are marked and listed, --read-only writes noth
   });
 
   it('pets a run creates carry pc-<runId>- and report.json lists exactly their ids', async () => {
-    const server = await serve(startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } }));
+    const server = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
     const seeded = server.store.pets.length;
     const run = await runAgainst(server.baseUrl);
     expect(run.code, run.stderr).toBe(0);

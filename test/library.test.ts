@@ -8,14 +8,14 @@ import { ConformanceUsageError, exitCodeOf, runConformance, type ConformanceOpti
 import { resolveOptions } from '../src/api/options.js';
 import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import { reportSchemaErrors } from './support/report-schema.js';
-import { VARIANTS } from '../fixtures/variants/index.js';
+import { SHORT_WINDOWS, VARIANTS, variantServerOptions } from '../fixtures/variants/index.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 
 const KEY = 'pc-library-secret-key-7f3c';
 
 let server: RunningReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } });
+  server = await startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } });
 });
 afterAll(async () => {
   await server.close();
@@ -28,7 +28,7 @@ describe('runConformance', () => {
   it('resolves to a valid report without the key, printing nothing and leaving process.exitCode alone', async () => {
     // A mutant, so that a must fails inside the run: vitest then marks the hosting process's exit code.
     const mutant = VARIANTS.find((v) => v.name === 'default-page-10');
-    const broken = await startReferenceServer({ ...mutant?.server, windowSeconds: 1, keys: { [KEY]: 'free' } });
+    const broken = await startReferenceServer(variantServerOptions(mutant, { keys: { [KEY]: 'free' } }));
     const stdout = vi.spyOn(process.stdout, 'write');
     const stderr = vi.spyOn(process.stderr, 'write');
     const exitCode = process.exitCode;

@@ -1,6 +1,6 @@
 /** The reference server's alternative rate limiters (fixtures/reference-server/limiters.ts), with plain-number time. */
 import { describe, expect, it } from 'vitest';
-import { perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter } from '../fixtures/reference-server/index.js';
+import { PACE_FACTOR, pacedWindowLimiter, perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter } from '../fixtures/reference-server/index.js';
 
 const SUBJECT = { bucket: 'key:k', plan: 'free' as const };
 const QUOTA = { perWindow: 3, perDay: 1000 };
@@ -14,6 +14,57 @@ describe('per-key windows', () => {
     const refused = limiter.check(SUBJECT, QUOTA, T0 + 5_000);
     expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: Math.ceil((T0 + 10_000) / 1000), retryAfterSeconds: 5 });
     expect(limiter.take(SUBJECT, QUOTA, T0 + 10_000)).toMatchObject({ exceeded: undefined, remaining: 2 });
+  });
+});
+
+describe('windows paced by the key', () => {
+  const PACED_QUOTA = { perWindow: 100, perDay: 10_000 };
+  /** `count` counted requests `everyMs` apart from `fromMs`; the time of the last. */
+  const send = (limiter: ReturnType<typeof pacedWindowLimiter>, fromMs: number, count: number, everyMs: number): number => {
+    for (let i = 0; i < count; i++) limiter.take(SUBJECT, PACED_QUOTA, fromMs + i * everyMs);
+    return fromMs + (count - 1) * everyMs;
+  };
+
+  it('keep the shortest window while the key sends fast, and start at its first request', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    const last = send(limiter, T0, 100, 5);
+    // 100 requests 5 ms apart: 0.75 s at the key's pace, so the next window is the shortest, 1 s.
+    const next = limiter.take(SUBJECT, PACED_QUOTA, T0 + 1_000);
+    expect(last).toBeLessThan(T0 + 1_000);
+    expect(next).toMatchObject({ exceeded: undefined, remaining: 99, reset: Math.ceil((T0 + 2_000) / 1000), windowSeconds: 1 });
+  });
+
+  it('last as long as the key took for its last `limit` requests, times PACE_FACTOR, when it sends slowly', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    // 30 requests 30 ms apart in the first window (a busy machine): at that pace 100 take 3 s, so the next window lasts 4.5 s.
+    expect(send(limiter, T0, 30, 30)).toBeLessThan(T0 + 1_000);
+    const windowMs = PACE_FACTOR * 30 * 100;
+    const start = T0 + 1_000;
+    expect(send(limiter, start, 100, 1)).toBe(start + 99);
+    const refused = limiter.check(SUBJECT, PACED_QUOTA, start + 100);
+    expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: Math.ceil((start + windowMs) / 1000), windowSeconds: windowMs / 1000 });
+    // Retry-After tells that window's end too, and a request then is served.
+    expect(refused.retryAfterSeconds).toBe(Math.ceil((windowMs - 100) / 1000));
+    expect(limiter.check(SUBJECT, PACED_QUOTA, start + windowMs - 1).exceeded).toBe('window');
+    expect(limiter.take(SUBJECT, PACED_QUOTA, start + windowMs)).toMatchObject({ exceeded: undefined, remaining: 99 });
+  });
+
+  it('leave quiet periods out of the pace: a key that waited is not a key that sends slowly', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    let at = T0;
+    // Twenty bursts of 5 requests 2 ms apart, each after a wait of 5 s.
+    for (let i = 0; i < 20; i++) at = send(limiter, at + 5_000, 5, 2);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, at + 5_000)).toMatchObject({ windowSeconds: 1 });
+  });
+
+  it('keep the shortest window until ten intervals tell a pace, and keep the daily quota', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    send(limiter, T0, 5, 500);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, T0 + 60_000)).toMatchObject({ windowSeconds: 1 });
+    const daily = { perWindow: 100, perDay: 3 };
+    const fresh = pacedWindowLimiter({ windowSeconds: 1 });
+    send(fresh, T0, 3, 1);
+    expect(fresh.check(SUBJECT, daily, T0 + 5_000).exceeded).toBe('day');
   });
 });
 

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type Behaviour } from '../../fixtures/reference-server/index.js';
-import type { Variant } from '../../fixtures/variants/index.js';
+import { variantServerOptions, type Variant } from '../../fixtures/variants/index.js';
 import type { Report } from '../../src/report/types.js';
 import { cliEnv, runCli, type CliResult } from './cli.js';
 import { parseCommandLine } from '../../src/cli/args.js';
@@ -19,8 +19,6 @@ import { failureLine, runCommand } from '../../src/cli/run-command.js';
 import { reportSchemaErrors } from './report-schema.js';
 import { limiter } from './limiter.js';
 
-/** Short windows keep every burst to a fraction of a second. */
-const DEFAULT_WINDOW_SECONDS = 1;
 /** A fixed seed makes each variant's property runs the same on every test run. */
 export const VARIANT_SEED = 20_240_601;
 
@@ -74,11 +72,7 @@ const inProcessSlot = limiter(1);
  */
 export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {}, how: { inProcess?: boolean } = {}): Promise<VariantRun> {
   return (how.inProcess === true ? inProcessSlot : slot)(async () => {
-    const server = await startReferenceServer({
-      ...variant.server,
-      windowSeconds: variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS,
-      behaviour: { ...variant.server?.behaviour, ...behaviour },
-    });
+    const server = await startReferenceServer(variantServerOptions(variant, { behaviour }));
     const dir = await mkdtemp(join(tmpdir(), `pc-variant-${variant.name.replace(/[^a-z0-9-]/gi, '_')}-`));
     try {
       const plan = variant.plan ?? 'free';
