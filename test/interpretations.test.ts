@@ -7,8 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { perKeyWindowLimiter } from '../fixtures/reference-server/limiters.js';
 import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
-
-const RUN_TIMEOUT_MS = 150_000;
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 function variant(name: string): Variant {
   const found = VARIANTS.find((v) => v.name === name);

@@ -15,8 +15,8 @@ import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
-const RUN_TIMEOUT_MS = 150_000;
 const ALL_MISSES: NearMiss[] = ['appended', 'last-removed', 'case-flipped'];
 
 /** The README's bullets under "Cases every run sends", each as one line, by its leading words. */

@@ -44,7 +44,6 @@ const slot = limiter(MAX_PARALLEL_RUNS);
  * One at a time per process (the library restores the process state it changes when it ends).
  */
 async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const started = performance.now();
   let stdout = '';
   let stderr = '';
   const io = {
@@ -61,7 +60,7 @@ async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     io.stderr.write(failureLine(error));
     code = 2;
   }
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { code, stdout, stderr };
 }
 
 const inProcessSlot = limiter(1);

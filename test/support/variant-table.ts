@@ -21,6 +21,7 @@ import { loadCatalog } from '../../src/catalog.js';
 import { describeFailures, runVariant, type VariantRun } from './variant-run.js';
 import type { SelfValidationOutcome } from './self-validation.js';
 import './variant-sample.js';
+import { RUN_TIMEOUT_MS } from './hang-guard.js';
 
 /** Test files the table is split over: test/variants.test.ts and test/variants-<n>.test.ts up to this. */
 export const VARIANT_SHARDS = 3;
@@ -33,9 +34,6 @@ const TEST_DIR = fileURLToPath(new URL('..', import.meta.url));
  * run the built CLI as a process.
  */
 const IN_PROCESS = { inProcess: true } as const;
-
-/** One run, under load from the other shards and test files. */
-const RUN_TIMEOUT_MS = 150_000;
 
 /** Requirements the suite can only exercise by writing; --read-only leaves them not exercised, by the user's choice. */
 const WRITE_DEPENDENT = ['CREATE-001', 'CREATE-002', 'CREATE-003', 'CREATE-004', 'AUTH-004'];
