@@ -25,7 +25,7 @@ import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
-import { consoleLines, MAX_RSS, runCli, stderrBesidesProgress, type CliResult } from './support/cli.js';
+import { consoleLines, readResourceUsage, RESOURCE_USAGE, runCli, stderrBesidesProgress, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -168,8 +168,8 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const BODY = 300 * MB;
     const server = await serve(hugeBody.start({ bytes: BODY }));
     const rssFile = join(await tempDir('rss'), 'rss');
-    const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [MAX_RSS, rssFile]);
-    const peakKb = Number((await readFile(rssFile, 'utf8')).trim());
+    const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [RESOURCE_USAGE, rssFile]);
+    const peakKb = (await readResourceUsage(rssFile)).maxRssKiB;
     expect(peakKb).toBeGreaterThan(10 * 1024); // a reading, not an empty file
     expect(peakKb * 1024).toBeLessThan(220 * MB);
     expect(run.code, run.stderr).toBe(1); // it also answers 200 where 401, 404, 400 are due

@@ -3,12 +3,18 @@
  * everything it prints. `npm test` builds first.
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { RUN_TIMEOUT_MS } from './hang-guard.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
-/** Runs a program and writes its peak memory (KiB) to a file: `runCli(..., [MAX_RSS, file])`. */
-export const MAX_RSS = fileURLToPath(new URL('../../scripts/max-rss.mjs', import.meta.url));
+/** Runs a program and writes its peak memory and CPU time to a file: `runCli(..., [RESOURCE_USAGE, file])`, read by readResourceUsage. */
+export const RESOURCE_USAGE = fileURLToPath(new URL('../../scripts/resource-usage.mjs', import.meta.url));
+
+/** What scripts/resource-usage.mjs wrote. */
+export async function readResourceUsage(file: string): Promise<{ maxRssKiB: number; userMs: number; systemMs: number }> {
+  return JSON.parse(await readFile(file, 'utf8')) as { maxRssKiB: number; userMs: number; systemMs: number };
+}
 
 export interface CliResult {
   code: number | null;
@@ -26,7 +32,7 @@ export function cliEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory.
+ * `before`: what node runs with the CLI as its program, e.g. [RESOURCE_USAGE, file] to measure its memory.
  * A run still going after `timeoutMs` (a hang guard, support/hang-guard.ts) is killed: its code is then null.
  */
 export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = RUN_TIMEOUT_MS, before: readonly string[] = []): Promise<CliResult> {
