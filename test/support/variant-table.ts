@@ -8,9 +8,9 @@
  * The table is split over VARIANT_SHARDS test files (test/variants*.test.ts), each taking every
  * VARIANT_SHARDS-th variant and running them one after the other: vitest runs the files in
  * separate workers, so VARIANT_SHARDS runs are in flight (as many as when the table ran in one
- * file), each variant's server in a process of its own. More at once starves them on two cores:
- * a variant's windows last 1 s, and a burst stretched past its window by a busy CPU leaves
- * RATE-005 inconclusive ("windows ended first"; measured with four shards under load).
+ * file), each variant's server in a process of its own. More at once would only share two cores
+ * more ways. A variant's windows are paced by its key (fixtures/variants/server-options.ts), so
+ * a busy CPU lengthens them rather than ending them before RATE-005's burst fills one.
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
