@@ -32,7 +32,8 @@ describe('LIST-004 and the maximum of 100', () => {
     const unbounded = variant('limit-without-maximum');
     // Windows that start at the key's first request: a wall-clock window would end a few seconds into
     // a run started late in a minute, and the fresh one after it does afford the pets (LIST-004 then fails, rightly).
-    const server = { ...unbounded.server, windowSeconds: 60, limiter: perKeyWindowLimiter };
+    // The reference's store of 30: the pets to create cost more than the window holds.
+    const server = { ...unbounded.server, pets: 30, windowSeconds: 60, limiter: perKeyWindowLimiter };
     const run = await runVariant({ ...unbounded, server, args: ['--only', 'LIST-004'] });
     const list004 = run.report?.requirements.find((r) => r.id === 'LIST-004');
     expect(list004?.status).toBe('inconclusive');

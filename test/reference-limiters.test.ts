@@ -19,38 +19,38 @@ describe('per-key windows', () => {
 
 describe('windows paced by the key', () => {
   const PACED_QUOTA = { perWindow: 100, perDay: 10_000 };
+  /** A whole second: the start of an aligned window. */
+  const S = T0 + 600;
   /** `count` counted requests `everyMs` apart from `fromMs`; the time of the last. */
   const send = (limiter: ReturnType<typeof pacedWindowLimiter>, fromMs: number, count: number, everyMs: number): number => {
     for (let i = 0; i < count; i++) limiter.take(SUBJECT, PACED_QUOTA, fromMs + i * everyMs);
     return fromMs + (count - 1) * everyMs;
   };
 
-  it('keep the shortest window while the key sends fast, and start at its first request', () => {
+  it('are the reference\'s windows aligned to the clock while the key sends fast', () => {
     const limiter = pacedWindowLimiter({ windowSeconds: 1 });
-    const last = send(limiter, T0, 100, 5);
-    // 100 requests 5 ms apart: 0.75 s at the key's pace, so the next window is the shortest, 1 s.
-    const next = limiter.take(SUBJECT, PACED_QUOTA, T0 + 1_000);
-    expect(last).toBeLessThan(T0 + 1_000);
-    expect(next).toMatchObject({ exceeded: undefined, remaining: 99, reset: Math.ceil((T0 + 2_000) / 1000), windowSeconds: 1 });
+    // 100 requests 5 ms apart: 0.75 s at the key's pace, within the shortest window.
+    expect(send(limiter, T0, 100, 5)).toBeLessThan(S);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, T0 + 500)).toMatchObject({ exceeded: 'window', reset: S / 1000, windowSeconds: 1 });
+    expect(limiter.take(SUBJECT, PACED_QUOTA, S + 400)).toMatchObject({ exceeded: undefined, remaining: 99, reset: S / 1000 + 1, windowSeconds: 1 });
   });
 
-  it('last PACE_FACTOR times as long as `limit` requests take at the key\'s median interval, when it sends slowly', () => {
+  it('stretch to the whole second PACE_FACTOR times `limit` requests at the key\'s median interval ahead, when it sends slowly', () => {
     const limiter = pacedWindowLimiter({ windowSeconds: 1 });
-    // 22 requests in the first window, 20 of them 30 ms apart (a busy machine), two after a pause
-    // to think: at that pace 100 take 3 s, so the next window lasts 4.5 s; the pauses do not lengthen it.
-    const last = send(limiter, T0, 20, 30);
+    // 20 requests 30 ms apart (a busy machine), then two after a pause to think: at that pace 100
+    // take 3 s, so the next window must hold 4.5 s; the pauses do not lengthen it.
+    const last = send(limiter, S, 20, 30);
     limiter.take(SUBJECT, PACED_QUOTA, last + 150);
     limiter.take(SUBJECT, PACED_QUOTA, last + 300);
-    expect(last + 300).toBeLessThan(T0 + 1_000);
-    const windowMs = PACE_FACTOR * 30 * 100;
-    const start = T0 + 1_000;
-    expect(send(limiter, start, 100, 1)).toBe(start + 99);
-    const refused = limiter.check(SUBJECT, PACED_QUOTA, start + 100);
-    expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: Math.ceil((start + windowMs) / 1000), windowSeconds: windowMs / 1000 });
-    // Retry-After tells that window's end too, and a request then is served.
-    expect(refused.retryAfterSeconds).toBe(Math.ceil((windowMs - 100) / 1000));
-    expect(limiter.check(SUBJECT, PACED_QUOTA, start + windowMs - 1).exceeded).toBe('window');
-    expect(limiter.take(SUBJECT, PACED_QUOTA, start + windowMs)).toMatchObject({ exceeded: undefined, remaining: 99 });
+    expect(last + 300).toBeLessThan(S + 1_000);
+    expect(PACE_FACTOR * 30 * 100).toBe(4_500);
+    // From the next second, S + 1 s, to the whole second 4.5 s after the request that opens it.
+    expect(send(limiter, S + 1_000, 100, 1)).toBe(S + 1_099);
+    const refused = limiter.check(SUBJECT, PACED_QUOTA, S + 1_100);
+    expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: (S + 6_000) / 1000, windowSeconds: 5, retryAfterSeconds: 5 });
+    expect(limiter.check(SUBJECT, PACED_QUOTA, S + 5_999).exceeded).toBe('window');
+    // The burst's back-to-back requests set the pace again: the next window is the shortest.
+    expect(limiter.take(SUBJECT, PACED_QUOTA, S + 6_000)).toMatchObject({ exceeded: undefined, remaining: 99, reset: (S + 7_000) / 1000, windowSeconds: 1 });
   });
 
   it('leave quiet periods out of the pace: a key that waited is not a key that sends slowly', () => {

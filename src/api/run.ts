@@ -23,10 +23,10 @@ import { haltedReport, type RunHalt } from './halt.js';
 
 /**
  * Rate-limit window of the embedded server: a real minute would make `npm start` wait. It is the
- * shortest window: the embedded key's windows start at its first request and last longer while
- * the run sends slowly (pacedWindowLimiter: 1.5 times as long as its last `limit` requests took),
- * so that on a busy machine, where every request takes longer, RATE-005's burst still fills a
- * window before it ends and gets its 429, where a fixed 1-second window would end first.
+ * shortest window: the embedded key's windows are stretched while the run sends slowly
+ * (pacedWindowLimiter: to hold its `limit` requests at its pace 1.5 times over), so that on a
+ * busy machine, where every request takes longer, RATE-005's burst still fills a window before it
+ * ends and gets its 429, where a fixed 1-second window would end first.
  */
 const EMBEDDED_WINDOW_SECONDS = 1;
 /**
