@@ -1,105 +1,144 @@
-// Benchmarks of whole conformance runs, printed as two tables of medians: the figures issue 20 set
-// targets for (each with its target and the previous release's figure, bench/previous.json), then
-// the details of each run. Nothing is asserted: the targets are read off these figures, never
-// checked by a timed test.
+// Benchmarks of whole conformance runs: the current tree beside the previous release, pair by pair
+// in the same call, with each figure's ratio to the previous release next to the absolute
+// figures. Machines of the same kind differ by up to 2x in speed, and one machine drifts while it
+// runs: a ratio measured pair by pair means the same on every machine, an absolute figure only on
+// the one it came from. Nothing is asserted: the targets are read off these figures, never checked
+// by a timed test.
 //
-//   npm run bench                 embedded run x5, Free-plan run x5 (about a minute each), slow-target run x5
-//   BENCH_RUNS=3 BENCH_FREE_RUNS=1 npm run bench   (the slow-target row follows BENCH_FREE_RUNS
-//   unless BENCH_SLOW_RUNS is set)
-//   BENCH_NPM_TEST=1 npm run bench                 also times `npm test` (minutes), once unless BENCH_NPM_TEST_RUNS is set
+//   npm run bench                      embedded x5 pairs, Free plan x3 pairs (a minute each), slow target x5 pairs
+//   BENCH_RUNS=3 BENCH_FREE_RUNS=1 BENCH_SLOW_RUNS=3 npm run bench
+//   BENCH_ROWS=embedded npm run bench  only the embedded run (rows: embedded, free, slow)
+//   BENCH_NPM_TEST=1 npm run bench     also `npm test` in both trees (minutes), one pair unless BENCH_NPM_TEST_RUNS is set
+//   BENCH_PREVIOUS=<tag or commit>     the release to compare with (default: the newest tag, else bench/config.json's commit);
+//                                      BENCH_PREVIOUS=none measures the current tree alone
+//   BENCH_FRESH=1                      clone, install and build the previous release again (bench/lib/previous-release.mjs)
 //
-// Every process is timed from outside, start-up included: spawn to exit, wall clock, and its
-// maximum resident set.
+// A pair is one run of each tree, the two in turn (now then previous, then previous then now, ...),
+// so that a change of the machine's speed falls on both. Every process is timed from outside,
+// start-up included: spawn to exit on the wall clock, its CPU time and its peak resident memory
+// (scripts/resource-usage.mjs of this tree wraps both trees' CLIs; worker threads included).
+// `npm test`'s CPU time is its whole process tree's (Linux only, bench/lib/process.mjs).
 //
-// Embedded: process start to exit of `petstore-conformance` against the embedded reference
-// server; peak memory is the process's max RSS (worker threads included) from scripts/max-rss.mjs.
-// Free plan: a reference server configured like a Free key with a real 60-second window
-// (60/min, 1,000/day) and a realistic staging store of 150 pets; the CLI runs against it with
-// --plan free.
-// Slow target: a reference server that takes 80 ms per response with a 3-second window, where
-// only a concurrent burst can use a window up (issue 12); --plan free.
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir, cpus } from 'node:os';
+// Embedded: each tree's CLI against its own embedded reference server. Free plan: a reference
+// server (this tree's, for both) configured like a Free key with a real 60-second window (60/min,
+// 1,000/day) and a staging store of 150 pets, --plan free. Slow target: a reference server that
+// takes 80 ms per response with a 3-second window, where only a concurrent burst can use a window
+// up (issue 12); --plan free.
+import { closeSync, openSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
+import { cliOf, conformanceRun } from './lib/conformance-run.mjs';
+import { median, timed } from './lib/process.mjs';
+import { currentTree, preparePrevious, previousRelease } from './lib/previous-release.mjs';
 
-const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
-const MAX_RSS = fileURLToPath(new URL('../scripts/max-rss.mjs', import.meta.url));
-/** The node flags of the CLI's `#!/usr/bin/env -S node ...` line. */
-const CLI_NODE_FLAGS = readFileSync(CLI, 'utf8').split('\n', 1)[0].split(/\s+/).filter((word) => word.startsWith('--'));
-const EMBEDDED_RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const FREE_RUNS = Number(process.env.BENCH_FREE_RUNS ?? 5);
-const NPM_TEST_RUNS = process.env.BENCH_NPM_TEST === '1' ? Number(process.env.BENCH_NPM_TEST_RUNS ?? 1) : 0;
-const PREVIOUS = JSON.parse(readFileSync(new URL('./previous.json', import.meta.url), 'utf8'));
-const SLOW_RUNS = Number(process.env.BENCH_SLOW_RUNS ?? FREE_RUNS);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROWS = new Set((process.env.BENCH_ROWS ?? 'embedded,free,slow').split(','));
+const count = (name, fallback) => Number(process.env[name] ?? fallback);
+const EMBEDDED_PAIRS = ROWS.has('embedded') ? count('BENCH_RUNS', 5) : 0;
+const FREE_PAIRS = ROWS.has('free') ? count('BENCH_FREE_RUNS', 3) : 0;
+const SLOW_PAIRS = ROWS.has('slow') ? count('BENCH_SLOW_RUNS', 5) : 0;
+const NPM_TEST_PAIRS = process.env.BENCH_NPM_TEST === '1' ? count('BENCH_NPM_TEST_RUNS', 1) : 0;
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+const say = (line) => console.error(line);
+const started = new Date();
+const loadAtStart = loadavg();
+
+const current = currentTree(ROOT);
+const NOW = { name: 'now', root: ROOT, cli: cliOf(ROOT), label: `${current.sha.slice(0, 7)}${current.dirty ? ' with changes not committed' : ''}` };
+let PREVIOUS;
+if (process.env.BENCH_PREVIOUS !== 'none') {
+  const { ref, why } = previousRelease(ROOT);
+  const prepared = await preparePrevious(ROOT, ref, say);
+  PREVIOUS = { name: 'previous', root: prepared.dir, cli: cliOf(prepared.dir), label: `${ref} (${prepared.sha.slice(0, 7)}, ${why}), built in ${prepared.dir}${prepared.reused ? ' (kept from an earlier call)' : ''}` };
 }
 
-/** Runs the CLI under scripts/max-rss.mjs; returns wall ms, peak RSS in MB, exit code and the report. */
-async function runCli(args, env = {}) {
-  const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
-  try {
-    return await measure(dir, args, env);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-async function measure(dir, args, env) {
-  const started = performance.now();
-  const rssFile = join(dir, 'max-rss');
-  const code = await new Promise((resolve, reject) => {
-    // With the V8 flags of the CLI's first line, as when it is started as its bin.
-    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, MAX_RSS, rssFile, CLI, '--report-dir', dir, '--reporter', 'json', ...args], {
-      env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
-    child.on('error', reject);
-    child.on('close', resolve);
-  });
-  const wallMs = performance.now() - started;
-  const rssKb = Number((await readFile(rssFile, 'utf8').catch(() => '')).trim());
-  const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8'));
-  return { code, wallMs, peakMb: rssKb > 0 ? rssKb / 1024 : NaN, report };
-}
-
-const exercised = (report) => report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').length;
-
-function row(cells) {
-  return `| ${cells.join(' | ')} |`;
-}
-
-const embedded = [];
-for (let i = 0; i < EMBEDDED_RUNS; i++) {
-  const r = await runCli([]);
-  if (r.code !== 0) console.error(`embedded run ${i + 1} exited ${r.code}`);
-  embedded.push(r);
-}
-
-/** `count` CLI runs with --plan free, each against a fresh reference server started with `server`. */
-async function runsAgainst(label, count, server) {
-  const runs = [];
-  for (let i = 0; i < count; i++) {
-    const target = await startReferenceServer(server);
-    try {
-      const r = await runCli(['--base-url', target.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: target.keys.free });
-      if (r.code !== 0) console.error(`${label} run ${i + 1} exited ${r.code}`);
-      runs.push(r);
-    } finally {
-      await target.close();
+/** `pairs` runs of each tree, in turn, alternating which goes first; the runs by tree, in pair order. */
+async function inPairs(label, pairs, measure) {
+  const runs = { now: [], previous: [] };
+  for (let i = 0; i < pairs; i++) {
+    const order = PREVIOUS === undefined ? [NOW] : i % 2 === 0 ? [NOW, PREVIOUS] : [PREVIOUS, NOW];
+    for (const tree of order) {
+      const run = await measure(tree);
+      if (run.code !== 0) say(`${label}, ${tree.name} (pair ${i + 1}): exit ${run.code}${run.log === undefined ? '' : `; output: ${run.log}`}`);
+      runs[tree.name].push(run);
     }
   }
   return runs;
 }
 
-const free = await runsAgainst('free-plan', FREE_RUNS, { windowSeconds: 60, pets: 150 });
+/** A reference server of this tree for each run, so both trees meet the same target. */
+const against = (server) => async (tree) => {
+  const target = await startReferenceServer(server);
+  try {
+    return await conformanceRun(tree.cli, ['--base-url', target.baseUrl, '--plan', 'free'], { PETSTORE_API_KEY: target.keys.free });
+  } finally {
+    await target.close();
+  }
+};
+
+/** `npm test` in a tree (its build included, as the script runs it), output in a log kept when it fails. */
+async function npmTest(tree) {
+  const log = join(tmpdir(), `petstore-conformance-bench-npm-test-${tree.name}.log`);
+  const fd = openSync(log, 'w');
+  try {
+    const ran = await timed('npm', ['test'], { cwd: tree.root, stdio: ['ignore', fd, fd] });
+    return { ...ran, log };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const embedded = await inPairs('embedded run', EMBEDDED_PAIRS, (tree) => conformanceRun(tree.cli, []));
+const free = await inPairs('Free-plan run', FREE_PAIRS, against({ windowSeconds: 60, pets: 150 }));
+const slow = await inPairs('slow-target run', SLOW_PAIRS, against({ windowSeconds: 3, behaviour: { delayMs: () => 80 } }));
+const npm = await inPairs('npm test', NPM_TEST_PAIRS, npmTest);
+
+/** Requests of a report split by credential (reports before requestsByKey count every request as keyed). */
+const withKey = (r) => r.report?.requestsByKey?.withKey ?? r.report?.requests ?? NaN;
+const withoutKey = (r) => r.report?.requestsByKey?.withoutKey ?? 0;
+const requests = (r) => r.report?.requests ?? NaN;
+const wallS = (r) => r.wallMs / 1000;
+const cpuS = (r) => r.cpuMs / 1000;
+const peak = (r) => r.peakMiB;
+
+const fixed = (value, digits) => (Number.isNaN(value) ? '-' : value.toFixed(digits));
+
+/** The median of the pairs' ratios now / previous, with their range. */
+function ratio(runs, of) {
+  const ratios = runs.now.map((r, i) => (runs.previous[i] === undefined ? NaN : of(r) / of(runs.previous[i]))).filter((x) => Number.isFinite(x));
+  if (ratios.length === 0) return '-';
+  const range = ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : '';
+  return `${median(ratios).toFixed(2)}${range}`;
+}
+
+const row = (cells) => `| ${cells.join(' | ')} |`;
+const figures = [
+  ['embedded full run, wall s', embedded, wallS, 2, '≤ 2.0, and ratio ≤ 1'],
+  ['embedded full run, CPU s', embedded, cpuS, 2, '-'],
+  ['embedded full run, peak MiB', embedded, peak, 0, '≤ 150'],
+  ['embedded full run, requests', embedded, requests, 0, '-'],
+  ['`npm test`, wall s', npm, wallS, 0, '≤ 180'],
+  ['`npm test`, CPU s (its processes)', npm, cpuS, 0, '-'],
+  ['slow target (80 ms, 3 s window), requests', slow, requests, 0, '≤ 130'],
+  ['slow target (80 ms, 3 s window), wall s', slow, wallS, 1, '-'],
+  ['Free key (60 s window), requests with the key', free, withKey, 0, '≤ 75'],
+  ['Free key (60 s window), requests without a valid key', free, withoutKey, 0, '-'],
+].filter(([, runs]) => runs.now.length > 0);
+
+const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
+console.log(`\nMachine: ${cpu}, ${cpus().length} cores, Node ${process.version}, ${started.toISOString().slice(0, 10)}; load average at the start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
+console.log(`Now: ${NOW.label}`);
+console.log(`Previous release: ${PREVIOUS?.label ?? 'not measured (BENCH_PREVIOUS=none)'}`);
+console.log(`Pairs (one run of each, in turn): embedded ${EMBEDDED_PAIRS}, Free plan ${FREE_PAIRS}, slow target ${SLOW_PAIRS}, npm test ${NPM_TEST_PAIRS}; medians, ratios pair by pair (their median, and range)\n`);
+console.log(row(['figure', 'now', 'previous release', 'now / previous', 'target']));
+console.log(row(['---', '---:', '---:', '---:', '---']));
+for (const [name, runs, of, digits, target] of figures) {
+  console.log(row([name, fixed(median(runs.now.map(of)), digits), runs.previous.length === 0 ? '-' : fixed(median(runs.previous.map(of)), digits), ratio(runs, of), target]));
+}
+
+const exercised = (report) => report.requirements.filter((r) => r.status === 'pass' || r.status === 'fail').length;
 
 /**
  * Requests RATE-005's burst spent, from its observation ("burst: N requests spent ..."); 0 when the
@@ -114,79 +153,34 @@ function burstRequests(report) {
 
 /** Each run's verdict (and RATE-005's status), as "verdict, RATE-005 status"; several values when runs differ. */
 function verdicts(runs) {
-  const seen = new Set(runs.map((r) => `${r.report.verdict}, RATE-005 ${r.report.requirements.find((q) => q.id === 'RATE-005')?.status}`));
+  const seen = new Set(runs.map((r) => (r.report === undefined ? 'no report' : `${r.report.verdict}, RATE-005 ${r.report.requirements.find((q) => q.id === 'RATE-005')?.status}`)));
   return [...seen].join(' / ');
 }
 
-const slow = await runsAgainst('slow-target', SLOW_RUNS, { windowSeconds: 3, behaviour: { delayMs: () => 80 } });
-
-/** `npm test` from outside: wall seconds of each run (the build included, as the script runs it). */
-async function timeNpmTest(count) {
-  const walls = [];
-  for (let i = 0; i < count; i++) {
-    const logPath = join(tmpdir(), `petstore-conformance-bench-npm-test-${i + 1}.log`);
-    const log = openSync(logPath, 'w');
-    const started = performance.now();
-    const code = await new Promise((resolve, reject) => {
-      const child = spawn('npm', ['test'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', log, log] });
-      child.on('error', reject);
-      child.on('close', resolve);
-    });
-    // A failed self-test is a finding of its own: keep what it printed.
-    if (code !== 0) console.error(`npm test run ${i + 1} exited ${code}; its output: ${logPath}`);
-    walls.push((performance.now() - started) / 1000);
-    closeSync(log);
-  }
-  return walls;
-}
-
-const npmTest = await timeNpmTest(NPM_TEST_RUNS);
-
-/** Requests of a report split by credential (reports before requestsByKey count every request as keyed). */
-const withKey = (r) => r.report.requestsByKey?.withKey ?? r.report.requests;
-const withoutKey = (r) => r.report.requestsByKey?.withoutKey ?? 0;
-const figure = (runs, of, digits = 0) => (runs.length === 0 ? 'not measured' : median(runs.map(of)).toFixed(digits));
-
-console.log(`\nMachine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), Node ${process.version}`);
-console.log(`Medians of ${EMBEDDED_RUNS} embedded runs, ${FREE_RUNS} Free-plan runs, ${SLOW_RUNS} slow-target runs and ${NPM_TEST_RUNS} npm test runs`);
-console.log(`Previous release: ${PREVIOUS.release}\n`);
-console.log(row(['figure', 'now', 'target', 'previous release']));
-console.log(row(['---', '---:', '---:', '---:']));
-for (const [name, now, target, previous] of [
-  ['embedded full run, wall s', figure(embedded, (r) => r.wallMs / 1000, 2), '≤ 2.0', PREVIOUS.embeddedWallS.toFixed(1)],
-  ['embedded full run, peak MiB', figure(embedded, (r) => r.peakMb), '≤ 150', String(PREVIOUS.embeddedPeakMiB)],
-  ['`npm test`, wall s', figure(npmTest, (s) => s), '≤ 180', String(PREVIOUS.npmTestWallS)],
-  ['slow target (80 ms, 3 s window), requests', figure(slow, (r) => r.report.requests), '≤ 130', String(PREVIOUS.slowTargetRequests)],
-  ['Free key (60 s window), requests with the key', figure(free, withKey), '≤ 75', String(PREVIOUS.freeKeyRequestsWithKey)],
-  ['Free key (60 s window), requests without a valid key', figure(free, withoutKey), '-', String(PREVIOUS.freeKeyRequestsWithoutKey)],
-]) {
-  console.log(row([name, now, target, previous]));
-}
-
-const total = (runs) => runs[0]?.report.requirements.length ?? 0;
-console.log('');
-console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'burst requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request', 'verdict']));
-console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---']));
+console.log('\nThe current tree\'s runs (medians):\n');
+console.log(row(['run', 'wall s', 'peak MiB', 'requests', 'burst requests', 'rate-limit wait s', 'requirements exercised', 'exercised per request', 'verdict', 'previous release\'s verdict']));
+console.log(row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---']));
 for (const [name, runs, memory] of [
   ['embedded reference server', embedded, true],
   ['Free plan, 60 s window', free, false],
   ['slow target (80 ms, 3 s window)', slow, false],
 ]) {
-  if (runs.length === 0) continue;
-  const requests = median(runs.map((r) => r.report.requests));
-  const keyed = median(runs.map(withKey));
-  const ex = median(runs.map((r) => exercised(r.report)));
+  const done = runs.now.filter((r) => r.report !== undefined);
+  if (done.length === 0) continue;
+  const all = median(done.map(requests));
+  const ex = median(done.map((r) => exercised(r.report)));
   console.log(
     row([
       name,
-      (median(runs.map((r) => r.wallMs)) / 1000).toFixed(2),
-      memory ? median(runs.map((r) => r.peakMb)).toFixed(0) : '-',
-      `${requests} (${keyed} with the key)`,
-      String(median(runs.map((r) => burstRequests(r.report)))),
-      (median(runs.map((r) => r.report.rateLimitWaitMs)) / 1000).toFixed(1),
-      `${ex} / ${total(runs)}`,
-      (ex / requests).toFixed(2),
-      verdicts(runs),
+      fixed(median(done.map(wallS)), 2),
+      memory ? fixed(median(done.map(peak)), 0) : '-',
+      `${all} (${median(done.map(withKey))} with the key)`,
+      String(median(done.map((r) => burstRequests(r.report)))),
+      fixed(median(done.map((r) => r.report.rateLimitWaitMs)) / 1000, 1),
+      `${ex} / ${done[0].report.requirements.length}`,
+      fixed(ex / all, 2),
+      verdicts(done),
+      runs.previous.length === 0 ? '-' : verdicts(runs.previous),
     ]),
   );
 }

@@ -15,15 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
-import { VARIANTS } from '../dist/fixtures/variants/index.js';
+import { VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const SEED_COUNT = Number(process.env.BENCH_SEEDS ?? 10);
 const PARALLEL = Math.min(2, Math.max(1, Number(process.env.BENCH_PARALLEL ?? 2)));
 const PATTERN = new RegExp(process.env.BENCH_VARIANTS ?? '');
 const AS_JSON = process.env.BENCH_JSON === '1';
-/** The variants test's window (test/support/variant-run.ts), so each burst takes a fraction of a second. */
-const DEFAULT_WINDOW_SECONDS = 1;
 
 const seeds = Array.from({ length: SEED_COUNT }, (_, i) => 1_000_003 * (i + 1));
 const variants = VARIANTS.filter((v) => PATTERN.test(v.name));
@@ -47,7 +45,7 @@ function differences(runs) {
 
 /** One CLI run against a fresh server of the variant; the sorted ids per status, or why there is no report. */
 async function runOnce(variant, seed) {
-  const server = await startReferenceServer({ ...variant.server, windowSeconds: variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS });
+  const server = await startReferenceServer(variantServerOptions(variant));
   const dir = await mkdtemp(join(tmpdir(), 'pc-stability-'));
   try {
     const plan = variant.plan ?? 'free';

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceBehaviour, startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/index.js';
 import { closedPort } from './support/ports.js';
 import { predicateErrors } from '../src/attestation/shape.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -142,10 +143,10 @@ describe('the action run against servers', () => {
   let good: RunningReferenceServer;
   let broken: RunningReferenceServer;
   beforeAll(async () => {
-    good = await startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } });
+    good = await startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } });
     // A default page of 10 instead of 20: LIST-002 fails.
     broken = await startReferenceServer({
-      windowSeconds: 1,
+      ...SHORT_WINDOWS,
       keys: { [KEY]: 'free' },
       behaviour: { limit: (raw, ctx) => (raw === null ? { ok: true, value: 10 } : referenceBehaviour.limit(raw, ctx)) },
     });

@@ -33,6 +33,7 @@ import type { Report } from '../src/report/types.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { mixedReport } from './support/report-factory.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const tempDir = tempDirs();
 const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');
@@ -84,7 +85,7 @@ beforeAll(async () => {
   expect(attest.code, attest.stderr).toBe(0);
   envelopeFile = join(dir, 'report.intoto.jsonl');
   envelope = JSON.parse(await readFile(envelopeFile, 'utf8')) as DsseEnvelope;
-}, 120_000);
+}, RUN_TIMEOUT_MS);
 
 describe('the SHA-256 of report.json in report.html and summary.md', () => {
   it('is the digest of the exact bytes written', async () => {

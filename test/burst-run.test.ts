@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BURST_VARIANTS } from '../fixtures/variants/burst.js';
 import type { Variant } from '../fixtures/variants/index.js';
 import { describeFailures, runVariant, type VariantRun } from './support/variant-run.js';
-
-const RUN_TIMEOUT_MS = 150_000;
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 function variant(name: string): Variant {
   const found = BURST_VARIANTS.find((v) => v.name === name);

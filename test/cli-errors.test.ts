@@ -6,6 +6,7 @@ import { consoleLines, runCli, type CliResult } from './support/cli.js';
 import { closedPort } from './support/ports.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/index.js';
 import type { Report } from '../src/report/types.js';
 
 function expectOneLineUsageError(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
@@ -90,7 +91,7 @@ function expectHaltedReport(report: Report | undefined, reason: NonNullable<Repo
 describe('the run could not be made: one line, exit 2, and still a report.json with the reason', () => {
   let server: RunningReferenceServer;
   beforeAll(async () => {
-    server = await startReferenceServer({ windowSeconds: 1 });
+    server = await startReferenceServer({ ...SHORT_WINDOWS });
   });
   afterAll(async () => {
     await server.close();

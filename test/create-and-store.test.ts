@@ -9,8 +9,8 @@ import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
 import { UNDECIDABLE_STORE } from '../fixtures/variants/create-and-store.js';
 import type { Report } from '../src/report/types.js';
 import { describeFailures, runVariant, type VariantRun } from './support/variant-run.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
-const RUN_TIMEOUT_MS = 150_000;
 const SEEDS = [1, 77, 4_242];
 
 function variant(name: string): Variant {

@@ -1,14 +1,18 @@
 /**
- * The CLI against servers broken on purpose (fixtures/hostile/): each run must end by itself
- * within a bound, with a clear exit code and verdicts, without a stack trace, and without the
- * API key in anything it prints or writes. The CLI runs as a child process (support/cli.ts);
- * at most three run at once, since each one is a vitest run of its own.
+ * The CLI against servers broken on purpose (fixtures/hostile/): each run must end by itself,
+ * with a clear exit code and verdicts, without a stack trace, and without the API key in anything
+ * it prints or writes. Ending by itself is shown by the exit code: a run that hangs is killed by
+ * the hang guard (support/hang-guard.ts), and its code is then null. What a run must not do is
+ * proven by what happened (requests the server received, bytes it sent, the halt's reason), never
+ * by how long it took. The CLI runs as a child process (support/cli.ts); at most three run at once,
+ * since each one is a vitest run of its own.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/index.js';
 import type { HostileServer } from '../fixtures/hostile/base.js';
 import * as always429 from '../fixtures/hostile/always-429.js';
 import * as echoAuth from '../fixtures/hostile/echo-auth.js';
@@ -21,15 +25,16 @@ import * as tls from '../fixtures/hostile/tls.js';
 import * as truncatedJson from '../fixtures/hostile/truncated-json.js';
 import { closedPort } from './support/ports.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
-import { consoleLines, MAX_RSS, runCli, type CliResult } from './support/cli.js';
+import { consoleLines, readResourceUsage, RESOURCE_USAGE, runCli, stderrBesidesProgress, type CliResult } from './support/cli.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { limiter } from './support/limiter.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { servedUntilAfterAll } from './support/served.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 /** Lower case (a header name is lower-cased), with characters that percent- and base64-encoding change. */
 const KEY = 'pc-secret-3f9a/7q+x=k2v8w-c41d';
-const ALL_FORMATS = 'json,junit,markdown,html,earl';
+const ALL_FORMATS = 'json,junit,markdown,html,earl,har';
 const CONCURRENT_RUNS = 3;
 const MB = 1024 * 1024;
 const tempDir = tempDirs();
@@ -64,7 +69,7 @@ interface HostileRun extends CliResult {
 async function runAgainst(baseUrl: string, args: readonly string[] = [], before: readonly string[] = []): Promise<HostileRun> {
   const dir = await tempDir('hostile');
   const result = await limited(() =>
-    runCli(['--base-url', baseUrl, '--report-dir', dir, '--reporter', ALL_FORMATS, ...args], { PETSTORE_API_KEY: KEY }, 60_000, before),
+    runCli(['--base-url', baseUrl, '--report-dir', dir, '--reporter', ALL_FORMATS, ...args], { PETSTORE_API_KEY: KEY }, RUN_TIMEOUT_MS, before),
   );
   const files = new Map<string, string>();
   for (const name of await readdir(dir)) files.set(name, await readFile(join(dir, name), 'utf8'));
@@ -114,14 +119,13 @@ function expectHalted(run: HostileRun, reason: NonNullable<Report['halted']>['re
 
 const serve = servedUntilAfterAll();
 
-describe.concurrent('against hostile servers the CLI ends by itself, says why, and never leaks the key', () => {
+describe.concurrent('against hostile servers the CLI ends by itself, says why, and never leaks the key', { timeout: RUN_TIMEOUT_MS }, () => {
   it('a server that accepts and never answers: per-request timeout, halt after 3 failures, exit 2', async () => {
     const server = await serve(neverAnswers.start());
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expectHalted(run, 'transport', /^petstore-conformance: target stopped answering: 3 transport failures in a row, .*timeout/);
     expect(requirement(run, 'LIST-001').reason).toMatch(/timeout|transport failures/);
     expect(server.requests).toBeLessThanOrEqual(3);
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('a server that sends headers and then stalls the body: the same', async () => {
@@ -129,7 +133,6 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expectHalted(run, 'transport', /^petstore-conformance: target stopped answering: .*timeout/);
     expect(server.requests).toBeLessThanOrEqual(3);
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('a connection reset mid-response: transport failures, exit 2', async () => {
@@ -137,22 +140,20 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expectHalted(run, 'transport', /^petstore-conformance: target stopped answering: .*reset/);
     expect(server.requests).toBeLessThanOrEqual(3);
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it.each(['truncated', 'html'] as const)('a %s body labelled JSON: failures with evidence, exit 1', async (body) => {
     const server = await serve(truncatedJson.start({ body }));
     const run = await runAgainst(server.baseUrl, ['--timeout', '500']);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toBe('');
+    expect(stderrBesidesProgress(run)).toEqual([]);
     const list = requirement(run, 'LIST-001');
     expect(list.status).toBe('fail');
     expect(list.evidence[0]?.message).toMatch(/not JSON/);
     expect(run.report?.halted).toBeUndefined();
-    expect(run.ms).toBeLessThan(20_000);
   });
 
-  it('a 300 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', { timeout: 90_000 }, async () => {
+  it('a 300 MB body: read up to the cap only, memory stays bounded, unjudged bodies are not passes', async () => {
     // Peak memory stays below one body, and far below what keeping every response's capped body
     // (1 MiB each, about 130 of them here) would take: the run keeps a body only while it is judged,
     // and its record only the first 2,000 characters (src/http/kept-body.ts). Measured about 155 MiB
@@ -160,20 +161,18 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const BODY = 300 * MB;
     const server = await serve(hugeBody.start({ bytes: BODY }));
     const rssFile = join(await tempDir('rss'), 'rss');
-    const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [MAX_RSS, rssFile]);
-    const peakKb = Number((await readFile(rssFile, 'utf8')).trim());
+    const run = await runAgainst(server.baseUrl, ['--timeout', '5000'], [RESOURCE_USAGE, rssFile]);
+    const peakKb = (await readResourceUsage(rssFile)).maxRssKiB;
     expect(peakKb).toBeGreaterThan(10 * 1024); // a reading, not an empty file
     expect(peakKb * 1024).toBeLessThan(220 * MB);
     expect(run.code, run.stderr).toBe(1); // it also answers 200 where 401, 404, 400 are due
     const list = requirement(run, 'LIST-001');
     expect(list.status).toBe('inconclusive');
     expect(list.reason).toMatch(/exceeded the \d+-character cap/);
-    // The client hung up after its cap: nowhere near 300 MB per request left the server.
+    // The client hung up after its cap: nowhere near 300 MB per request left the server. (The run
+    // is CPU-bound, about 130 capped bodies read, hashed and dropped: how long it takes is the
+    // machine's, `npm run bench`'s to measure.)
     expect(server.sent / server.requests).toBeLessThan(16 * MB);
-    // It ends by itself. The run is CPU-bound (about 130 capped bodies read, hashed and dropped):
-    // 15-17 s alone, 32 s beside four busy loops, so the bound leaves room for a loaded machine;
-    // the cap itself is proven by the bytes above, not by the time.
-    expect(run.ms).toBeLessThan(45_000);
   });
 
   it('redirects: never followed, the key never reaches the other origin, reported as failures', async () => {
@@ -187,7 +186,6 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const status = list.evidence.find((e) => e.kind === 'violation')?.exchange?.response?.status ?? 0;
     expect(status >= 300 && status < 400, `evidence status ${status}`).toBe(true);
     expect(run.files.get('report.json')).toContain('<redacted>'); // the Location carried the key
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('a server that echoes Authorization in bodies, header values and a header name: nothing leaks', async () => {
@@ -199,7 +197,6 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(requirement(run, 'AUTH-002').evidence.some((e) => e.exchange?.request.auth === 'near-miss')).toBe(true);
     expect(server.requests).toBeGreaterThan(20);
     expect(run.files.get('report.json')).toContain('<redacted>');
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('429 on everything: one retry after Retry-After, then stop; the refused retry fails RATE-006, exit 1', async () => {
@@ -212,7 +209,6 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     expect(requirement(run, 'LIST-001').status).toBe('inconclusive');
     expect(run.report?.complete).toBe(false);
     expect(server.requests).toBeLessThanOrEqual(3);
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('429 with a Retry-After longer than --max-wait: stop at once, exit 2', async () => {
@@ -220,29 +216,34 @@ describe.concurrent('against hostile servers the CLI ends by itself, says why, a
     const run = await runAgainst(server.baseUrl, ['--timeout', '500', '--max-wait', '2']);
     expectHalted(run, 'wait-too-long', /^petstore-conformance: target asked for a longer wait than --max-wait: /);
     expect(server.requests).toBe(1);
-    expect(run.ms).toBeLessThan(20_000);
   });
 
   it('a much slower target: the run completes and passes', async () => {
     const server = await serve(slow.start({ delayMs: 150, keys: { [KEY]: 'free' } }));
     const run = await runAgainst(server.baseUrl, ['--timeout', '3000', '--only', 'LIST,GET']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toBe('');
+    expect(stderrBesidesProgress(run)).toEqual([]);
     for (const id of ['LIST-001', 'LIST-004', 'GET-002', 'GET-003']) expect(requirement(run, id).status).toBe('pass');
-    expect(run.ms).toBeLessThan(30_000);
   });
 
   it('--deadline ends a slow run on time: nothing sent after it, the rest inconclusive, exit 2', async () => {
     const server = await serve(slow.start({ delayMs: 400, keys: { [KEY]: 'free' } }));
     const run = await runAgainst(server.baseUrl, ['--timeout', '2000', '--deadline', '3']);
     expectHalted(run, 'deadline', /^petstore-conformance: run deadline passed: the run's deadline \(.+\)/);
-    // Deadline, plus at most one request in flight, plus starting and reporting.
-    expect(run.ms).toBeLessThan(3_000 + 2_000 + 8_000);
+    // On time by what was sent: every request the server received is in the run's log, and each
+    // was sent before the deadline the halt names, by the run's own clock (whatever the machine's
+    // speed made of the three seconds, none or many requests).
+    const deadline = Date.parse(/the run's deadline \(([^)]+)\)/.exec(run.report?.halted?.message ?? '')?.[1] ?? '');
+    expect(deadline).toBeGreaterThan(0);
+    const sent = run.report?.exchanges ?? [];
+    expect(sent).toHaveLength(server.requests);
+    expect(sent.filter((e) => e.sentAt >= deadline).map((e) => `#${e.seq} ${e.purpose}`)).toEqual([]);
+    // The requirements it left undecided say why, the burst's included, even when the deadline came before any response.
     expect(requirement(run, 'RATE-005').reason).toMatch(/deadline/);
   });
 });
 
-describe.concurrent('unreachable targets: one line, exit 2, no request', () => {
+describe.concurrent('unreachable targets: one line, exit 2, no request', { timeout: RUN_TIMEOUT_MS }, () => {
   it('connection refused', async () => {
     const run = await runAgainst(`http://127.0.0.1:${await closedPort()}/v1`);
     expect(run.code).toBe(2);
@@ -260,7 +261,7 @@ describe.concurrent('unreachable targets: one line, exit 2, no request', () => {
   });
 });
 
-describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca for a private CA', () => {
+describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca for a private CA', { timeout: RUN_TIMEOUT_MS }, () => {
   let good: tls.Certificate;
   let wrongName: tls.Certificate;
   beforeAll(async () => {
@@ -270,7 +271,7 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
   });
 
   async function httpsReference(certificate: tls.Certificate): Promise<{ proxy: HostileServer; requests: () => number }> {
-    const reference = await serve(startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } }));
+    const reference = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
     const proxy = await serve(tls.start({ target: reference.baseUrl, certificate }));
     return { proxy, requests: () => reference.requests };
   }
@@ -288,7 +289,6 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
     expectOneStderrLine(run, /^petstore-conformance: TLS error with 127\.0\.0\.1:\d+: self-signed certificate; pass its CA with --ca <file>/);
     expectNothingJudgedConsole(run);
     expect(requests()).toBe(0);
-    expect(run.ms).toBeLessThan(10_000);
   });
 
   it('a certificate for another name, even with --ca: exit 2, one line', async () => {
@@ -304,19 +304,19 @@ describe.concurrent('TLS: verified or refused, never an insecure fallback; --ca 
     const { proxy, requests } = await httpsReference(good);
     const run = await runAgainst(proxy.baseUrl, ['--ca', good.certFile]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toBe('');
+    expect(stderrBesidesProgress(run)).toEqual([]);
     expect(run.report?.target.baseUrl).toMatch(/^https:/);
     expect(run.report?.summary.fail).toBe(0);
     expect(requests()).toBeGreaterThan(50);
   });
 });
 
-describe.concurrent('data: writes are marked and listed, --read-only writes nothing', () => {
+describe.concurrent('data: writes are marked and listed, --read-only writes nothing', { timeout: RUN_TIMEOUT_MS }, () => {
   it('--read-only sends no POST; write-dependent requirements are not exercised, with the reason', async () => {
     const methods: string[] = [];
     const server = await serve(
       startReferenceServer({
-        windowSeconds: 1,
+        ...SHORT_WINDOWS,
         keys: { [KEY]: 'free' },
         behaviour: {
           delayMs: (ctx) => {
@@ -340,7 +340,7 @@ describe.concurrent('data: writes are marked and listed, --read-only writes noth
   });
 
   it('pets a run creates carry pc-<runId>- and report.json lists exactly their ids', async () => {
-    const server = await serve(startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } }));
+    const server = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
     const seeded = server.store.pets.length;
     const run = await runAgainst(server.baseUrl);
     expect(run.code, run.stderr).toBe(0);

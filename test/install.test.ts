@@ -13,11 +13,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportSchemaErrors } from './support/report-schema.js';
 import type { Report } from '../src/report/types.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = promisify(execFile);
-const INSTALL_TIMEOUT_MS = 180_000;
 
 interface Ran {
   code: number;
@@ -25,7 +25,7 @@ interface Ran {
   stderr: string;
 }
 
-async function sh(command: string, args: readonly string[], cwd: string, timeout = 120_000): Promise<Ran> {
+async function sh(command: string, args: readonly string[], cwd: string, timeout = RUN_TIMEOUT_MS): Promise<Ran> {
   try {
     const { stdout, stderr } = await run(command, [...args], { cwd, timeout, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
@@ -35,7 +35,7 @@ async function sh(command: string, args: readonly string[], cwd: string, timeout
   }
 }
 
-describe('installed from the packed tarball with --omit=dev', () => {
+describe('installed from the packed tarball with --omit=dev', { timeout: RUN_TIMEOUT_MS }, () => {
   let temp: string;
   let project: string;
 
@@ -49,9 +49,9 @@ describe('installed from the packed tarball with --omit=dev', () => {
     project = join(temp, 'project');
     await mkdir(project);
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', private: true, type: 'module' }));
-    const installed = await sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', join(temp, tarball ?? '')], project, INSTALL_TIMEOUT_MS);
+    const installed = await sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', join(temp, tarball ?? '')], project);
     expect(installed.code, installed.stderr).toBe(0);
-  }, INSTALL_TIMEOUT_MS + 60_000);
+  }, 2 * RUN_TIMEOUT_MS);
 
   afterAll(async () => {
     if (temp !== undefined) await rm(temp, { recursive: true, force: true });

@@ -10,8 +10,7 @@ import { renderJunit } from '../src/report/render/junit.js';
 import { renderMarkdown } from '../src/report/render/markdown.js';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { runVariant } from './support/variant-run.js';
-
-const RUN_TIMEOUT_MS = 150_000;
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 function variant(name: string): Variant {
   const found = VARIANTS.find((v) => v.name === name);

@@ -16,8 +16,8 @@ import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../sr
 import { listLimits } from '../src/interface/openapi.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
-const RUN_TIMEOUT_MS = 150_000;
 const ALL_MISSES: NearMiss[] = ['appended', 'last-removed', 'case-flipped'];
 
 /** The README's bullets under "Cases every run sends", each as one line, by its leading words. */

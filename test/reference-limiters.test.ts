@@ -1,6 +1,6 @@
 /** The reference server's alternative rate limiters (fixtures/reference-server/limiters.ts), with plain-number time. */
 import { describe, expect, it } from 'vitest';
-import { perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter } from '../fixtures/reference-server/index.js';
+import { PACE_FACTOR, pacedWindowLimiter, perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter } from '../fixtures/reference-server/index.js';
 
 const SUBJECT = { bucket: 'key:k', plan: 'free' as const };
 const QUOTA = { perWindow: 3, perDay: 1000 };
@@ -14,6 +14,61 @@ describe('per-key windows', () => {
     const refused = limiter.check(SUBJECT, QUOTA, T0 + 5_000);
     expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: Math.ceil((T0 + 10_000) / 1000), retryAfterSeconds: 5 });
     expect(limiter.take(SUBJECT, QUOTA, T0 + 10_000)).toMatchObject({ exceeded: undefined, remaining: 2 });
+  });
+});
+
+describe('windows paced by the key', () => {
+  const PACED_QUOTA = { perWindow: 100, perDay: 10_000 };
+  /** A whole second: the start of an aligned window. */
+  const S = T0 + 600;
+  /** `count` counted requests `everyMs` apart from `fromMs`; the time of the last. */
+  const send = (limiter: ReturnType<typeof pacedWindowLimiter>, fromMs: number, count: number, everyMs: number): number => {
+    for (let i = 0; i < count; i++) limiter.take(SUBJECT, PACED_QUOTA, fromMs + i * everyMs);
+    return fromMs + (count - 1) * everyMs;
+  };
+
+  it('are the reference\'s windows aligned to the clock while the key sends fast', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    // 100 requests 5 ms apart: 0.75 s at the key's pace, within the shortest window.
+    expect(send(limiter, T0, 100, 5)).toBeLessThan(S);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, T0 + 500)).toMatchObject({ exceeded: 'window', reset: S / 1000, windowSeconds: 1 });
+    expect(limiter.take(SUBJECT, PACED_QUOTA, S + 400)).toMatchObject({ exceeded: undefined, remaining: 99, reset: S / 1000 + 1, windowSeconds: 1 });
+  });
+
+  it('stretch to the whole second PACE_FACTOR times `limit` requests at the key\'s median interval ahead, when it sends slowly', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    // 20 requests 30 ms apart (a busy machine), then two after a pause to think: at that pace 100
+    // take 3 s, so the next window must hold 4.5 s; the pauses do not lengthen it.
+    const last = send(limiter, S, 20, 30);
+    limiter.take(SUBJECT, PACED_QUOTA, last + 150);
+    limiter.take(SUBJECT, PACED_QUOTA, last + 300);
+    expect(last + 300).toBeLessThan(S + 1_000);
+    expect(PACE_FACTOR * 30 * 100).toBe(4_500);
+    // From the next second, S + 1 s, to the whole second 4.5 s after the request that opens it.
+    expect(send(limiter, S + 1_000, 100, 1)).toBe(S + 1_099);
+    const refused = limiter.check(SUBJECT, PACED_QUOTA, S + 1_100);
+    expect(refused).toMatchObject({ exceeded: 'window', remaining: 0, reset: (S + 6_000) / 1000, windowSeconds: 5, retryAfterSeconds: 5 });
+    expect(limiter.check(SUBJECT, PACED_QUOTA, S + 5_999).exceeded).toBe('window');
+    // The burst's back-to-back requests set the pace again: the next window is the shortest.
+    expect(limiter.take(SUBJECT, PACED_QUOTA, S + 6_000)).toMatchObject({ exceeded: undefined, remaining: 99, reset: (S + 7_000) / 1000, windowSeconds: 1 });
+  });
+
+  it('leave quiet periods out of the pace: a key that waited is not a key that sends slowly', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    let at = T0;
+    // Twenty bursts of 5 requests 2 ms apart, each after a wait of 5 s.
+    for (let i = 0; i < 20; i++) at = send(limiter, at + 5_000, 5, 2);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, at + 5_000)).toMatchObject({ windowSeconds: 1 });
+  });
+
+  it('keep the shortest window until ten intervals tell a pace, and keep the daily quota', () => {
+    const limiter = pacedWindowLimiter({ windowSeconds: 1 });
+    send(limiter, T0, 5, 500);
+    expect(limiter.check(SUBJECT, PACED_QUOTA, T0 + 60_000)).toMatchObject({ windowSeconds: 1 });
+    const daily = { perWindow: 100, perDay: 3 };
+    const fresh = pacedWindowLimiter({ windowSeconds: 1 });
+    send(fresh, T0, 3, 1);
+    expect(fresh.check(SUBJECT, daily, T0 + 5_000).exceeded).toBe('day');
   });
 });
 

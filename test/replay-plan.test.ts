@@ -156,6 +156,20 @@ describe('planResends and rerunSelection', () => {
     expect([...leftOut]).toEqual([['LIST-004', 2]]);
     expect(rerunSelection(failing, new Set(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']))).toEqual(['RATE-001', 'ERR-001', 'RATE-002', 'LIST-004', 'LIST-002', 'CREATE-003']);
   });
+
+  it('leaves out a failing exchange the target answered 429 while the requirement failed on others, and keeps it when it is all there is', () => {
+    const throttled = exchangeEvidence(makeExchange({ seq: 61, target: '/pets/-1', status: 429, purpose: 'GET-003' }));
+    const served = exchangeEvidence(makeExchange({ seq: 70, target: '/pets/1', purpose: 'GET-001' }));
+    const refusedOnly = exchangeEvidence(makeExchange({ seq: 90, target: '/pets?limit=1', status: 429, purpose: 'RATE-005' }));
+    const { sends } = planResends([
+      requirement({ id: 'MEDIA-001', section: '1', status: 'fail', evidence: [violationOn(throttled), violationOn(served)] }),
+      requirement({ id: 'ERR-002', section: '7', status: 'fail', evidence: [violationOn(refusedOnly)] }),
+    ]);
+    expect(sends.map((s) => [s.original.seq, s.requirements])).toEqual([
+      [70, ['MEDIA-001']],
+      [90, ['ERR-002']],
+    ]);
+  });
 });
 
 describe('resendFailures', () => {

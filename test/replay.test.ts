@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
-import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { SHORT_WINDOWS, VARIANTS, variantServerOptions, type Variant } from '../fixtures/variants/index.js';
 import { MAX_PER_REQUIREMENT } from '../src/replay/resend.js';
 import { runCli, type CliResult } from './support/cli.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // Two faults: a default page of 10 (LIST-002), and names with a non-ASCII character refused
   // (a CREATE-001 property failure with a shrunk counterexample).
   broken = await startReferenceServer({
-    windowSeconds: 1,
+    ...SHORT_WINDOWS,
     keys,
     behaviour: {
       limit: (raw, ctx) => (raw === null ? { ok: true, value: 10 } : referenceBehaviour.limit(raw, ctx)),
@@ -43,7 +43,7 @@ beforeAll(async () => {
       },
     },
   });
-  fixedServer = await startReferenceServer({ windowSeconds: 1, keys });
+  fixedServer = await startReferenceServer({ ...SHORT_WINDOWS, keys });
   dir = await tempDir('replay');
   first = await runCli(['--base-url', broken.baseUrl, '--plan', 'pro', '--report-dir', dir, '--reporter', 'json,markdown', '--seed', '42'], {
     PETSTORE_API_KEY: PRO_KEY,
@@ -127,7 +127,7 @@ describe('replay re-sends the exchanges behind each failure', () => {
   const servers: RunningReferenceServer[] = [];
 
   async function serve(variant: Variant | undefined): Promise<RunningReferenceServer> {
-    const server = await startReferenceServer({ windowSeconds: 1, keys, ...variant?.server });
+    const server = await startReferenceServer(variantServerOptions(variant, { keys }));
     servers.push(server);
     return server;
   }

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const BENCH = fileURLToPath(new URL('../bench/stability.mjs', import.meta.url));
 
@@ -36,7 +37,7 @@ interface Row {
 const escape = (name: string): string => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
 
 describe('stability: the same server gets the same failing set whatever the seed', () => {
-  test('on a sample of variants x 3 seeds', { timeout: 400_000 }, async () => {
+  test('on a sample of variants x 3 seeds', { timeout: 3 * RUN_TIMEOUT_MS }, async () => {
     const names = Object.keys(SAMPLE);
     const { stdout } = await promisify(execFile)(process.execPath, [BENCH], {
       env: { PATH: process.env['PATH'], BENCH_JSON: '1', BENCH_SEEDS: '3', BENCH_VARIANTS: `^(${names.map(escape).join('|')})$` },

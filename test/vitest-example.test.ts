@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE = join(ROOT, 'examples', 'vitest-project');
@@ -34,7 +35,7 @@ async function runExample(variant?: string): Promise<ExampleRun> {
     const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
       // A clean environment: the variables of this vitest run must not reach the example's.
       const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], NO_COLOR: '1', ...(variant === undefined ? {} : { EXAMPLE_VARIANT: variant }) };
-      execFile(process.execPath, [VITEST, 'run', '--reporter=json', `--outputFile=${out}`], { cwd: EXAMPLE, env, timeout: 120_000 }, (error, stdout, stderr) => {
+      execFile(process.execPath, [VITEST, 'run', '--reporter=json', `--outputFile=${out}`], { cwd: EXAMPLE, env, timeout: RUN_TIMEOUT_MS }, (error, stdout, stderr) => {
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, output: `${stdout}${stderr}` });
       });
     });
@@ -50,7 +51,7 @@ function byId(run: ExampleRun, id: string): AssertionResult {
   return found;
 }
 
-describe('the vitest integration, in the example project', () => {
+describe('the vitest integration, in the example project', { timeout: RUN_TIMEOUT_MS }, () => {
   let made = false;
   beforeAll(async () => {
     const exists = await lstat(LINK).then(() => true, () => false);

@@ -15,7 +15,7 @@ import { isPlanName, planLimits } from '../plans.js';
 import { buildReport, type RunInfo, type TestOutcome } from '../report/build.js';
 import type { LoggedExchange, Report } from '../report/types.js';
 import { ComplianceReporter, type ProgressListener } from '../../reporters/compliance.js';
-import { referenceBehaviour, startReferenceServer } from '../../fixtures/reference-server/index.js';
+import { pacedWindowLimiter, referenceBehaviour, startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
@@ -23,7 +23,13 @@ import { haltedReport, type RunHalt } from './halt.js';
 import type { TargetAccess } from '../report/types.js';
 import { certificateOf } from './client-identity.js';
 
-/** Rate-limit window of the embedded server: a real minute would make `npm start` wait. */
+/**
+ * Rate-limit window of the embedded server: a real minute would make `npm start` wait. It is the
+ * shortest window: the embedded key's windows are stretched while the run sends slowly
+ * (pacedWindowLimiter: to hold its `limit` requests at its pace 1.5 times over), so that on a
+ * busy machine, where every request takes longer, RATE-005's burst still fills a window before it
+ * ends and gets its 429, where a fixed 1-second window would end first.
+ */
 const EMBEDDED_WINDOW_SECONDS = 1;
 /**
  * Without --plan, the embedded key has a quota of its own, as the spec's Enterprise plan does
@@ -73,6 +79,7 @@ async function resolveTarget(options: ResolvedOptions): Promise<Target> {
     const customKey = `psk_custom_${randomBytes(12).toString('hex')}`;
     const server = await startReferenceServer({
       windowSeconds: EMBEDDED_WINDOW_SECONDS,
+      limiter: pacedWindowLimiter,
       ...(customQuota === undefined
         ? {}
         : { keys: { [customKey]: 'free' }, behaviour: { quota: (p, ctx) => (ctx.auth?.key === customKey ? customQuota : referenceBehaviour.quota(p, ctx)) } }),

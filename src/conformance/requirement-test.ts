@@ -354,6 +354,13 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.createdIds = [...session.createdIds];
     const halt = session.client.stopped;
     if (halt !== undefined) meta.halt = halt;
+    // Undecided once the run has halted, a test could not send what it needed: the halt is its
+    // reason first, whatever it then found missing (RATE-005 finds no rate-limit headers to plan
+    // its burst by when a deadline passed before any response), so the reason does not depend on
+    // how far a busy machine let the run get.
+    if (stop?.verdict === 'inconclusive' && halt !== undefined && !stop.reason.includes(halt.message)) {
+      stop = new Stop('inconclusive', `${halt.message}; left undecided: ${stop.reason}`);
+    }
     if (stop?.verdict === 'inconclusive' && run.stoppedBy !== undefined) meta.stoppedBy = run.stoppedBy;
     const violations = findings.filter((f) => f.kind === 'violation');
     if (violations.length > 0) throw new Error(`${id} violated:\n${summarise(violations)}`);

@@ -6,7 +6,9 @@
  * Only exchanges cited by a violation are re-sent, and only for requirements a single exchange
  * can judge (judge.ts); identical requests are sent once and at most MAX_PER_REQUIREMENT per
  * requirement, since a failing listing often backs ten violations and the target's quota is
- * the user's.
+ * the user's. One the target answered 429 is re-sent only when the requirement failed on nothing
+ * else: a replay cannot make the target throttle that request again, so its answer could only say
+ * "could not tell", and whether the run's own requests met a 429 at all depends on its speed.
  */
 import type { ConformanceClient } from '../http/client.js';
 import { BudgetExhaustedError, RunHaltedError, TransportError } from '../http/errors.js';
@@ -49,7 +51,9 @@ export function planResends(failing: readonly RequirementResult[]): { sends: Pla
       if (e.kind !== 'violation' || e.exchange === undefined) continue;
       if (!distinct.has(signature(e.exchange))) distinct.set(signature(e.exchange), e.exchange);
     }
-    const chosen = [...distinct.values()].sort((a, b) => a.seq - b.seq);
+    const all = [...distinct.values()];
+    const answered = all.filter((ev) => ev.response?.status !== 429);
+    const chosen = (answered.length > 0 ? answered : all).sort((a, b) => a.seq - b.seq);
     if (chosen.length > MAX_PER_REQUIREMENT) leftOut.set(r.id, chosen.length - MAX_PER_REQUIREMENT);
     for (const ev of chosen.slice(0, MAX_PER_REQUIREMENT)) {
       const planned = bySeq.get(ev.seq) ?? { original: ev, requirements: [], times: 1 };

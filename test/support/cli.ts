@@ -3,17 +3,23 @@
  * everything it prints. `npm test` builds first.
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { RUN_TIMEOUT_MS } from './hang-guard.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
-/** Runs a program and writes its peak memory (KiB) to a file: `runCli(..., [MAX_RSS, file])`. */
-export const MAX_RSS = fileURLToPath(new URL('../../scripts/max-rss.mjs', import.meta.url));
+/** Runs a program and writes its peak memory and CPU time to a file: `runCli(..., [RESOURCE_USAGE, file])`, read by readResourceUsage. */
+export const RESOURCE_USAGE = fileURLToPath(new URL('../../scripts/resource-usage.mjs', import.meta.url));
+
+/** What scripts/resource-usage.mjs wrote. */
+export async function readResourceUsage(file: string): Promise<{ maxRssKiB: number; userMs: number; systemMs: number }> {
+  return JSON.parse(await readFile(file, 'utf8')) as { maxRssKiB: number; userMs: number; systemMs: number };
+}
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
-  ms: number;
 }
 
 /**
@@ -25,9 +31,12 @@ export function cliEnv(): NodeJS.ProcessEnv {
   return { PATH: process.env['PATH'], NO_COLOR: '1', ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }) };
 }
 
-/** `before`: what node runs with the CLI as its program, e.g. [MAX_RSS, file] to measure its memory; `cwd`: where it runs (a config file's directory). */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000, before: readonly string[] = [], cwd?: string): Promise<CliResult> {
-  const started = performance.now();
+/**
+ * `before`: what node runs with the CLI as its program, e.g. [RESOURCE_USAGE, file] to measure its memory;
+ * `cwd`: where it runs (a config file's directory).
+ * A run still going after `timeoutMs` (a hang guard, support/hang-guard.ts) is killed: its code is then null.
+ */
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = RUN_TIMEOUT_MS, before: readonly string[] = [], cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...before, CLI, ...args], {
       env: { ...cliEnv(), ...env },
@@ -42,7 +51,7 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, tim
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
+      resolve({ code, stdout, stderr });
     });
   });
 }
@@ -50,4 +59,12 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, tim
 /** What a user sees on the console, stdout and stderr together, line by line (blank lines dropped). */
 export function consoleLines(result: Pick<CliResult, 'stdout' | 'stderr'>): string[] {
   return `${result.stdout}\n${result.stderr}`.split('\n').filter((line) => line.trim() !== '');
+}
+
+/** The line a run writes to a CI log for a wait of 2 s or more (src/cli/progress.ts); how many waits that long a run makes is the machine's speed. */
+const WAIT_LINE = /^waiting \d+ s on the target's rate limit \(.+\) during \S+$/;
+
+/** What a run printed on stderr besides its progress lines: the errors and warnings a run without either must not print. */
+export function stderrBesidesProgress(result: Pick<CliResult, 'stderr'>): string[] {
+  return result.stderr.split('\n').filter((line) => line !== '' && !WAIT_LINE.test(line));
 }

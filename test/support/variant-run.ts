@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type Behaviour } from '../../fixtures/reference-server/index.js';
-import type { Variant } from '../../fixtures/variants/index.js';
+import { variantServerOptions, type Variant } from '../../fixtures/variants/index.js';
 import type { Report } from '../../src/report/types.js';
 import { cliEnv, runCli, type CliResult } from './cli.js';
 import { parseCommandLine } from '../../src/cli/args.js';
@@ -19,8 +19,6 @@ import { failureLine, runCommand } from '../../src/cli/run-command.js';
 import { reportSchemaErrors } from './report-schema.js';
 import { limiter } from './limiter.js';
 
-/** Short windows keep every burst to a fraction of a second. */
-const DEFAULT_WINDOW_SECONDS = 1;
 /** A fixed seed makes each variant's property runs the same on every test run. */
 export const VARIANT_SEED = 20_240_601;
 
@@ -46,7 +44,6 @@ const slot = limiter(MAX_PARALLEL_RUNS);
  * One at a time per process (the library restores the process state it changes when it ends).
  */
 async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const started = performance.now();
   let stdout = '';
   let stderr = '';
   const io = {
@@ -63,7 +60,7 @@ async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Pr
     io.stderr.write(failureLine(error));
     code = 2;
   }
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { code, stdout, stderr };
 }
 
 const inProcessSlot = limiter(1);
@@ -74,9 +71,9 @@ const inProcessSlot = limiter(1);
  */
 export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {}, how: { inProcess?: boolean; windowOffsetMs?: number } = {}): Promise<VariantRun> {
   return (how.inProcess === true ? inProcessSlot : slot)(async () => {
-    const windowSeconds = variant.server?.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
-    const server = await startReferenceServer({ ...variant.server, windowSeconds, behaviour: { ...variant.server?.behaviour, ...behaviour } });
-    if (how.windowOffsetMs !== undefined) await untilWindowOffset(windowSeconds * 1000, how.windowOffsetMs);
+    const options = variantServerOptions(variant, { behaviour });
+    const server = await startReferenceServer(options);
+    if (how.windowOffsetMs !== undefined) await untilWindowOffset((options.windowSeconds ?? 1) * 1000, how.windowOffsetMs);
     const dir = await mkdtemp(join(tmpdir(), `pc-variant-${variant.name.replace(/[^a-z0-9-]/gi, '_')}-`));
     try {
       const plan = variant.plan ?? 'free';
