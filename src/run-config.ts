@@ -44,6 +44,11 @@ export interface RunConfig {
    * clocks and whole seconds). Set for the embedded reference server only (src/api/run.ts).
    */
   waitMarginMs?: number;
+  /**
+   * Name of the BroadcastChannel on which the main thread stops the run (src/session/stop-channel.ts);
+   * absent when nothing can stop it (the suites inside a user's own vitest run).
+   */
+  stopChannel?: string;
 }
 
 declare module 'vitest' {

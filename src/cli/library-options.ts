@@ -15,7 +15,7 @@ async function readCa(file: string | undefined): Promise<string | undefined> {
   }
 }
 
-export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra: Pick<ConformanceOptions, 'progress' | 'replay'> = {}): Promise<ConformanceOptions> {
+export async function libraryOptions(command: Omit<RunOptions, 'command'>, extra: Pick<ConformanceOptions, 'progress' | 'replay' | 'signal'> = {}): Promise<ConformanceOptions> {
   const ca = await readCa(command.caFile);
   return {
     ...(command.baseUrl === undefined ? {} : { baseUrl: command.baseUrl }),
