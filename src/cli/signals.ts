@@ -9,7 +9,12 @@ import { signalExitCode } from '../report/build.js';
 import type { StopSignal } from '../report/types.js';
 import { STOP_GRACE_MS, STOP_SIGNALS } from '../api/stop.js';
 
-type Stream = Pick<NodeJS.WriteStream, 'write' | 'isTTY' | 'on'>;
+/** A console stream, as much of one as this needs (process.stdout and process.stderr are). */
+export interface ConsoleStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  on(event: 'error', handler: () => void): unknown;
+}
 
 export interface SignalStop {
   /** Aborted, with the signal's name as its reason, by the first signal. */
@@ -20,7 +25,21 @@ export interface SignalStop {
   dispose(): void;
 }
 
-export function stopOnSignals(stderr: Stream, streams: readonly Stream[] = [stderr], exit: (code: number) => void = (code) => process.exit(code)): SignalStop {
+/** Where the signals come from and how the process ends: the process itself, unless a test stands in. */
+export interface SignalSource {
+  on(name: StopSignal, handler: () => void): unknown;
+  off(name: StopSignal, handler: () => void): unknown;
+  exit(code: number): void;
+}
+
+const PROCESS: SignalSource = {
+  on: (name, handler) => process.on(name, handler),
+  off: (name, handler) => process.off(name, handler),
+  exit: (code) => process.exit(code),
+};
+
+/** `streams`: every console stream, whose errors a hung-up terminal makes harmless. */
+export function stopOnSignals(stderr: ConsoleStream, streams: readonly ConsoleStream[] = [stderr], source: SignalSource = PROCESS): SignalStop {
   const controller = new AbortController();
   let received: StopSignal | undefined;
   const say = (line: string): void => {
@@ -33,14 +52,14 @@ export function stopOnSignals(stderr: Stream, streams: readonly Stream[] = [stde
       if (name === 'SIGHUP') for (const stream of streams) stream.on('error', () => undefined);
       if (received !== undefined) {
         say(`${name} again: quitting at once; no report is written`);
-        exit(signalExitCode(name));
+        source.exit(signalExitCode(name));
         return;
       }
       received = name;
       say(`${name}: stopping the run; nothing new is sent, the requests in flight get ${STOP_GRACE_MS / 1000} s, then the reports are written (a second signal quits at once)`);
       controller.abort(name);
     };
-    process.on(name, handler);
+    source.on(name, handler);
     return [name, handler] as const;
   });
   return {
@@ -49,7 +68,7 @@ export function stopOnSignals(stderr: Stream, streams: readonly Stream[] = [stde
       return received;
     },
     dispose() {
-      for (const [name, handler] of handlers) process.off(name, handler);
+      for (const [name, handler] of handlers) source.off(name, handler);
     },
   };
 }
