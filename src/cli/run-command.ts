@@ -69,13 +69,4 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   return exitCodeOf(report);
 }
 
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? text).trim();
-}
-
-/** The one line the CLI prints for an error before it exits 2: the user's mistake, or an internal error. */
-export function failureLine(error: unknown): string {
-  const usage = typeof error === 'object' && error !== null && 'exitCode' in error && error.exitCode === 2;
-  return `petstore-conformance: ${usage ? '' : 'internal error: '}${oneLine(error)}\n`;
-}
+export { failureLine } from './failure.js';
