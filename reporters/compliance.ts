@@ -76,8 +76,12 @@ export class ComplianceReporter implements Reporter {
     else if (result.state === 'failed') {
       const error = firstLine(result.errors?.[0]?.message ?? 'unknown error');
       outcome = { ...base, status: 'inconclusive', reason: `the test could not complete: ${error}`, internalError: error };
+    } else if (meta.verdict === undefined) {
+      // Our tests skip only with a verdict: this one vitest skipped when the run was cancelled.
+      const reason = (result.state === 'skipped' ? result.note : undefined) ?? 'the run was cancelled before this test ended';
+      outcome = { ...base, status: 'inconclusive', reason, cancelled: true };
     } else {
-      const reason = meta.reason ?? (result.state === 'skipped' ? result.note : undefined) ?? 'not exercised';
+      const reason = meta.reason ?? 'not exercised';
       outcome = { ...base, status: meta.verdict === 'inconclusive' ? 'inconclusive' : 'not-exercised', reason };
     }
     this.outcomes.push(outcome);

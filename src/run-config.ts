@@ -54,6 +54,11 @@ export interface RunConfig {
   /** The route every request takes (src/http/proxy-route.ts). */
   proxy?: ProxyChoice;
   clientCertificate?: ClientCertificate;
+  /**
+   * Name of the BroadcastChannel on which the main thread stops the run (src/session/stop-channel.ts);
+   * absent when nothing can stop it (the suites inside a user's own vitest run).
+   */
+  stopChannel?: string;
 }
 
 declare module 'vitest' {

@@ -10,6 +10,7 @@ import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
+import type { ConformanceClient } from '../src/http/client.js';
 import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal } from '../src/checks/daily-quota.js';
@@ -29,11 +30,11 @@ let throttled: Exchange | undefined;
 /** Every 429 of the run is judged for RATE-005 and RATE-006, whatever sent it. */
 const is429 = (ex: Exchange): boolean => ex.response?.status === 429;
 
-/** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once). */
-async function waitForNextWindow(ms: number, maxWaitMs: number, requests: number): Promise<void> {
+/** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once); a stop of the run ends it. */
+async function waitForNextWindow(ms: number, maxWaitMs: number, client: ConformanceClient): Promise<void> {
   if (ms > maxWaitMs) return;
-  console.info(encodeProgress({ kind: 'wait', ms, reason: 'too little of the window is left for the burst', requests }));
-  await new Promise((resolve) => setTimeout(resolve, ms));
+  console.info(encodeProgress({ kind: 'wait', ms, reason: 'too little of the window is left for the burst', requests: client.stats.requests }));
+  await client.idle(ms);
 }
 
 /** RATE-006 on the request sent once the 429's Retry-After had passed. */
@@ -97,7 +98,7 @@ describe('8 limits', () => {
     const result = await runBurst(
       plan,
       () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }),
-      (ms) => waitForNextWindow(ms, config.maxWaitMs, client.stats.requests),
+      (ms) => waitForNextWindow(ms, config.maxWaitMs, client),
     );
     const waited = plan.waitFirstMs === undefined ? '' : `after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
     judgeBurst(t, plan, result, waited);

@@ -52,8 +52,18 @@ interface ActionRun {
   files: Map<string, string>;
 }
 
-/** Runs the action's step in a fresh workspace (after `prepare`), as the composite would with these inputs. */
-async function runAction(inputs: Record<string, string>, prepare: (workspace: string) => Promise<void> = async () => {}): Promise<ActionRun> {
+/**
+ * While the step runs: `kill` sends a signal to the step's entry process alone, as the runner
+ * does when the job is cancelled (SIGINT, then SIGTERM) or times out.
+ */
+type WhileRunning = (kill: (signal: NodeJS.Signals) => void) => Promise<void>;
+
+/**
+ * Runs the action's step in a fresh workspace (after `prepare`), as the composite would with these
+ * inputs: with `whileRunning`, as the runner itself does, action.yml's `run` line in a script of
+ * its own run by `bash --noprofile --norc -eo pipefail` (the entry process the runner signals).
+ */
+async function runAction(inputs: Record<string, string>, prepare: (workspace: string) => Promise<void> = async () => {}, whileRunning?: WhileRunning): Promise<ActionRun> {
   const workspace = await tempDir('action');
   await prepare(workspace);
   const outputFile = join(workspace, 'github-output');
@@ -73,8 +83,16 @@ async function runAction(inputs: Record<string, string>, prepare: (workspace: st
     PETSTORE_API_KEY: KEY,
     ...inputEnv,
   };
+  let command = ['bash', SCRIPT];
+  if (whileRunning !== undefined) {
+    const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+    const step = join(workspace, 'step.sh');
+    await writeFile(step, action.runs.steps[0]?.run ?? '');
+    command = ['bash', '--noprofile', '--norc', '-eo', 'pipefail', step];
+  }
   const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, reject) => {
-    const child = spawn('bash', [SCRIPT], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0] ?? 'bash', command.slice(1), { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    whileRunning?.((signal) => child.kill(signal)).catch(reject);
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -244,6 +262,39 @@ describe('the action run against servers', () => {
     expect(run.outputs.get('exit-code')).toBe('2');
     expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance: --plan must be free, pro, business or custom:PER_MINUTE/PER_DAY (for example custom:500/50000), got "custom:abc"']);
   });
+
+  it('a cancelled job (SIGINT to the step\'s entry process only, as the runner sends it): the CLI stops, writes its reports, and every output is still set (exit-code 130)', async () => {
+    // The census, the run's first request, is held: the signal comes while it is in flight.
+    let censusArrived = false;
+    const held = await startReferenceServer({
+      keys: { [KEY]: 'free' },
+      behaviour: {
+        delayMs: (ctx) => {
+          if (ctx.operation !== 'listPets' || ctx.url.searchParams.get('limit') !== '100') return 0;
+          censusArrived = true;
+          return 3_600_000;
+        },
+      },
+    });
+    try {
+      const run = await runAction({ 'base-url': held.baseUrl, plan: 'free', reporters: 'json,junit' }, undefined, async (kill) => {
+        await expect.poll(() => censusArrived, { timeout: 120_000, interval: 20 }).toBe(true);
+        kill('SIGINT');
+      });
+      expect(run.code, run.stderr).toBe(130);
+      expect(run.outputs.get('exit-code')).toBe('130');
+      expect(run.outputs.get('verdict')).toBe('not-verified');
+      expect(run.outputs.get('report-dir')).toBe(run.reportDir);
+      expect(run.outputs.get('predicate-path')).toBe(join(run.reportDir, 'report.predicate.json'));
+      const report = JSON.parse(run.files.get('report.json') ?? '{}') as { halted?: { reason: string; signal?: string } };
+      expect(report.halted).toMatchObject({ reason: 'interrupted', signal: 'SIGINT' });
+      expect([...run.files.keys()].sort()).toEqual(['junit.xml', 'report.json', 'report.predicate.json']);
+      expect(run.summary).toMatch(/NOT VERIFIED: .*the run was stopped by SIGINT/);
+      expect(run.stderr).toContain('the partial report is');
+    } finally {
+      await held.close();
+    }
+  }, 240_000);
 
   it('a bad input: exit 2 with one line naming it, exit-code output 2', async () => {
     const run = await runAction({ 'read-only': 'yes' });

@@ -324,6 +324,62 @@ describe('timeouts and transport failures', () => {
   });
 });
 
+describe('a stop from outside (stop with a grace)', () => {
+  const STOPPED = 'the run was stopped (SIGINT) before this was judged';
+
+  it('refuses every new send at once, and a request in flight answered within the grace is returned as usual', async () => {
+    let answer = (): void => undefined;
+    const server = await startServer((_req, res) => {
+      answer = () => json(res, 200, []);
+    });
+    const client = makeClient({ baseUrl: server.url, timeoutMs: 60_000 });
+    const inFlight = client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    await expect.poll(() => server.seen.length).toBe(1);
+    client.stop('interrupted', STOPPED, { graceMs: 60_000 });
+    await expect(client.send({ method: 'GET', path: '/pets', purpose: 't' })).rejects.toMatchObject({ code: 'PC_HALTED', reason: 'interrupted', message: STOPPED });
+    answer();
+    expect((await inFlight).response?.status).toBe(200);
+    expect(server.seen.length).toBe(1);
+  });
+
+  it('cuts off a request still unanswered when the grace ends: the send throws the halt, not a transport failure of the target', async () => {
+    const server = await startServer(() => undefined);
+    const client = makeClient({ baseUrl: server.url, timeoutMs: 60_000 });
+    const inFlight = client.send({ method: 'GET', path: '/pets', purpose: 't' }).catch((e: unknown) => e);
+    await expect.poll(() => server.seen.length).toBe(1);
+    client.stop('interrupted', STOPPED, { graceMs: 0 });
+    const error = await inFlight;
+    expect(error).toBeInstanceOf(RunHaltedError);
+    expect(error).toMatchObject({ reason: 'interrupted', message: STOPPED });
+    // The request was sent, so the record keeps it, as cut off by the run rather than failed by the target.
+    expect(client.exchanges.map((e) => e.error?.code)).toEqual(['stopped']);
+  });
+
+  it('ends a wait on the rate limit at once (an hour-long Reset here), counting only the time waited', async () => {
+    const server = await startServer((_req, res) => {
+      json(res, 200, [], { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3_600) });
+    });
+    let waiting = false;
+    const client = makeClient({ baseUrl: server.url, maxWaitMs: 7_200_000, onWait: () => (waiting = true) });
+    await client.send({ method: 'GET', path: '/pets', purpose: 't' });
+    const held = client.send({ method: 'GET', path: '/pets', purpose: 't' }).catch((e: unknown) => e);
+    await expect.poll(() => waiting).toBe(true);
+    client.stop('interrupted', STOPPED, { graceMs: 2_000 });
+    expect(await held).toMatchObject({ code: 'PC_HALTED', reason: 'interrupted' });
+    expect(server.seen.length).toBe(1);
+    expect(client.stats.waitedMs).toBeLessThan(3_600_000);
+  });
+
+  it('ends a wait of the run\'s own (idle) at once, and refuses one after the stop', async () => {
+    const server = await startServer((_req, res) => json(res, 200, []));
+    const client = makeClient({ baseUrl: server.url });
+    const idle = client.idle(3_600_000).catch((e: unknown) => e);
+    client.stop('aborted', 'aborted by its caller');
+    expect(await idle).toMatchObject({ code: 'PC_HALTED', reason: 'aborted' });
+    await expect(client.idle(10)).rejects.toMatchObject({ code: 'PC_HALTED' });
+  });
+});
+
 describe('redirects', () => {
   it.each([301, 302, 307, 308])('returns a %i as is and never sends the key to the target', async (status) => {
     const target = await startServer((_req, res) => json(res, 200, []));

@@ -101,6 +101,43 @@ describe('runConformance', () => {
     }
   });
 
+  it('an abort whose reason is a signal\'s name is that signal\'s stop: halted interrupted, its exit code, the verdicts reached kept, the embedded server closed, the caller\'s own signal handler left alone', async () => {
+    const controller = new AbortController();
+    const own = (): void => undefined;
+    process.on('SIGTERM', own);
+    let requests = 0;
+    let listenersDuringRun: unknown[] = [];
+    try {
+      // The embedded reference server: stopped once the run has sent 40 requests.
+      const report = await runConformance({
+        signal: controller.signal,
+        seed: 7,
+        progress: {
+          onProgress: (event) => {
+            requests = event.requests;
+            if (requests < 40 || controller.signal.aborted) return;
+            listenersDuringRun = process.listeners('SIGTERM');
+            controller.abort('SIGTERM');
+          },
+        },
+      });
+      expect(reportSchemaErrors(report)).toEqual([]);
+      expect(report.halted).toMatchObject({ reason: 'interrupted', signal: 'SIGTERM', message: 'the run was stopped (SIGTERM); nothing more was sent' });
+      expect(exitCodeOf(report)).toBe(143);
+      expect(report.verdict).not.toBe('conforms');
+      expect(report.summary.pass).toBeGreaterThan(0);
+      const stopped = report.requirements.filter((r) => r.reason === 'the run was stopped (SIGTERM) before this was judged').map((r) => r.id);
+      expect(stopped.length).toBeGreaterThan(0);
+      expect(report.halted?.unjudged).toEqual(stopped);
+      // While the run went on, vitest's own handler (which ends the process on SIGTERM) was not there; the caller's was.
+      expect(listenersDuringRun).toEqual([own]);
+      // The embedded server ended with the run: its address refuses connections.
+      await expect(fetch(`${report.target.baseUrl}/pets`)).rejects.toThrow();
+    } finally {
+      process.off('SIGTERM', own);
+    }
+  });
+
   it('a signal aborted before the start: no request, a halted report', async () => {
     const before = server.requests;
     const report = await runConformance({ baseUrl: server.baseUrl, apiKey: KEY, signal: AbortSignal.abort() });

@@ -7,6 +7,8 @@ import { exitCodeOf, verdictOf } from '../src/report/build.js';
 import { choiceOf } from '../src/report/verdict-line.js';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { finish, passingReport, requirement } from './support/report-factory.js';
+import { stoppedReport } from '../src/api/halt.js';
+import { stopOf } from '../src/api/stop.js';
 
 const DAILY = 'not exercised by choice: exhausting the daily quota takes the key out of service for a day; opt in with --exhaust-daily-quota on a key made for the test';
 const NO_PLAN = "no --plan given, so the advertised X-RateLimit-Limit (100) is only recorded; name the key's plan with --plan to check it";
@@ -88,5 +90,57 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(report([req('RATE-001', 'fail')], ['broken']))).toBe(1);
     expect(exitCodeOf(report([req('RATE-001', 'pass')], ['broken']))).toBe(2);
     expect(exitCodeOf(report([req('RATE-001', 'inconclusive', { reason: 'x' })], [], { reason: 'transport', message: 'gone', unjudged: ['RATE-001'] }))).toBe(2);
+  });
+});
+
+describe('a run stopped by a signal (stoppedReport)', () => {
+  const STOPPED = 'the run was stopped (SIGTERM) before this was judged';
+  const signal = (reason: unknown): AbortSignal => AbortSignal.abort(reason);
+  /** A report of these requirements alone (the sample's specification coverage names others). */
+  const of = (requirements: RequirementResult[]): Report => {
+    const { specCoverage: _coverage, ...rest } = report(requirements);
+    return rest;
+  };
+
+  it('keeps pass, fail, a choice and an inconclusive verdict reached before it; only what it cut short is unjudged; exit 143', () => {
+    const before = of([
+      req('RATE-001', 'pass'),
+      req('RATE-002', 'fail'),
+      req('RATE-003', 'inconclusive', { reason: 'the target never told its limit' }),
+      req('RATE-004', 'not-exercised', { reason: NO_PLAN }),
+      req('RATE-005', 'inconclusive', { reason: STOPPED }),
+      // No test reached it at all.
+      req('RATE-006', 'inconclusive', { reason: 'no test exercised this requirement in this run', tests: [] }),
+    ]);
+    const stopped = stoppedReport(before, stopOf(signal('SIGTERM'), new Date('2030-01-01T00:00:00Z')), []);
+    expect(stopped.requirements.map((r) => [r.id, r.status, r.reason])).toEqual([
+      ['RATE-001', 'pass', undefined],
+      ['RATE-002', 'fail', undefined],
+      ['RATE-003', 'inconclusive', 'the target never told its limit'],
+      ['RATE-004', 'not-exercised', NO_PLAN],
+      ['RATE-005', 'inconclusive', STOPPED],
+      ['RATE-006', 'inconclusive', STOPPED],
+    ]);
+    expect(stopped.halted).toEqual({ reason: 'interrupted', signal: 'SIGTERM', at: '2030-01-01T00:00:00.000Z', message: 'the run was stopped (SIGTERM); nothing more was sent', unjudged: ['RATE-005', 'RATE-006'] });
+    expect(stopped.verdict).toBe('does-not-conform');
+    expect(exitCodeOf(stopped)).toBe(143);
+  });
+
+  it('is never "conforms", even when everything it judged passed; exit 130 for SIGINT, 129 for SIGHUP', () => {
+    const allPass = of([req('RATE-001', 'pass'), req('RATE-007', 'not-exercised', { reason: DAILY })]);
+    for (const [name, code] of [['SIGINT', 130], ['SIGHUP', 129]] as const) {
+      const stopped = stoppedReport(allPass, stopOf(signal(name)), []);
+      expect(stopped.verdict).toBe('not-verified');
+      expect(stopped.verdictLine).toBe(`NOT VERIFIED: the run was stopped by ${name}; 1 of 2 requirements pass; not exercised: RATE-007 (opt in with --exhaust-daily-quota on a key made for the test)`);
+      expect(exitCodeOf(stopped)).toBe(code);
+    }
+  });
+
+  it('an abort for any other reason is "aborted": no signal, exit code 2 when a must was left unjudged', () => {
+    const stopped = stoppedReport(of([req('RATE-001', 'pass'), req('RATE-002', 'inconclusive', { reason: 'x', tests: [] })]), stopOf(signal(new Error('timeout'))), []);
+    expect(stopped.halted).toMatchObject({ reason: 'aborted', message: 'the run was aborted by its caller; nothing more was sent', unjudged: ['RATE-002'] });
+    expect(stopped.halted?.signal).toBeUndefined();
+    expect(stopped.requirements[1]?.reason).toBe('the run was aborted by its caller before this was judged');
+    expect(exitCodeOf(stopped)).toBe(2);
   });
 });

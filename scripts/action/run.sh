@@ -55,8 +55,24 @@ esac
 rm -f "$report_dir/report.json" "$report_dir/report.predicate.json"
 
 # The CLI appends its Markdown summary to GITHUB_STEP_SUMMARY itself (src/report/write.ts).
+# A cancelled job (SIGINT, then SIGTERM 7.5 s later) or a timed-out one reaches this script only
+# (action.yml execs it): each signal is passed on to the CLI, which stops the run at the first and
+# writes its reports (exit 130 or 143), and the outputs below are still set. The CLI runs in a process
+# group of its own (set -m), so a signal sent to this script's group does not reach it twice.
 code=0
-node "$cli" "${args[@]}" || code=$?
+set -m
+node "$cli" "${args[@]}" &
+cli_pid=$!
+set +m
+trap 'kill -INT "$cli_pid" 2>/dev/null || true' INT
+trap 'kill -TERM "$cli_pid" 2>/dev/null || true' TERM
+trap 'kill -HUP "$cli_pid" 2>/dev/null || true' HUP
+while :; do
+  # A trapped signal ends `wait` early (status above 128) while the CLI goes on: wait again.
+  if wait "$cli_pid"; then code=0; else code=$?; fi
+  kill -0 "$cli_pid" 2>/dev/null || break
+done
+trap - INT TERM HUP
 
 verdict=""
 predicate=""
@@ -70,7 +86,11 @@ if [[ -f "$report_dir/report.json" ]]; then
     predicate="$(node -p 'require("path").resolve(process.argv[1])' "$report_dir/report.predicate.json")"
   fi
 elif [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then
-  printf '## Pet Store conformance\n\nThe run could not be made (exit code %s), no report was written: see the step log.\n' "$code" >> "$GITHUB_STEP_SUMMARY"
+  if (( code > 128 )); then
+    printf '## Pet Store conformance\n\nThe run was ended by a second signal before it wrote its reports (exit code %s): see the step log.\n' "$code" >> "$GITHUB_STEP_SUMMARY"
+  else
+    printf '## Pet Store conformance\n\nThe run could not be made (exit code %s), no report was written: see the step log.\n' "$code" >> "$GITHUB_STEP_SUMMARY"
+  fi
 fi
 
 {

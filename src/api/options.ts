@@ -60,7 +60,12 @@ export interface ConformanceOptions {
    * exhaustDailyQuota implies it (it already needs a key made for the test).
    */
   dedicatedKey?: boolean;
-  /** Aborting stops the run: nothing more is sent and the report says `halted: aborted`. */
+  /**
+   * Aborting stops the run and keeps what it found (src/api/stop.ts): nothing new is sent, requests
+   * in flight get 2 s, every verdict reached stands. Aborted with a signal's name as the reason
+   * (`controller.abort('SIGINT')`, 'SIGTERM', 'SIGHUP') the report says `halted: interrupted` with the
+   * signal (exitCodeOf: 128 + its number); with any other reason, `halted: aborted`.
+   */
   signal?: AbortSignal;
   /** Live progress: test starts and ends, requests sent, waits on the rate limit. */
   progress?: ProgressListener;

@@ -19,9 +19,11 @@ import { pacedWindowLimiter, referenceBehaviour, startReferenceServer } from '..
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
-import { haltedReport, type RunHalt } from './halt.js';
+import { haltedReport, stoppedReport, type RunHalt } from './halt.js';
 import type { TargetAccess } from '../report/types.js';
 import { certificateOf } from './client-identity.js';
+import { STOP_GRACE_MS, STOP_SETTLE_MS, stopOf, type RunStop } from './stop.js';
+import { openStopChannel } from '../session/stop-channel.js';
 
 /**
  * Rate-limit window of the embedded server: a real minute would make `npm start` wait. It is the
@@ -48,7 +50,6 @@ const EMBEDDED_CUSTOM_QUOTA = { perWindow: 100, perDay: 10_000 } as const;
  */
 const EMBEDDED_WAIT_MARGIN_MS = 100;
 const MAX_BODY_BYTES = 1024 * 1024;
-export const ABORTED_MESSAGE = 'the run was aborted by its caller; nothing more was sent';
 const PREFLIGHT_HALTS: ReadonlySet<string> = new Set(['bad-key', 'wrong-base-url']);
 
 export function keyFingerprint(key: string): string {
@@ -106,6 +107,26 @@ async function resolveTarget(options: ResolvedOptions): Promise<Target> {
   };
 }
 
+/** The target, or the stop when the signal aborts first: a remote reachability check may take the whole timeout. */
+async function targetUnlessAborted(options: ResolvedOptions): Promise<Target | { stop: RunStop }> {
+  const resolving = resolveTarget(options);
+  const { signal } = options;
+  if (signal === undefined) return resolving;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<{ stop: RunStop }>((resolve) => {
+    onAbort = () => resolve({ stop: stopOf(signal) });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const first = await Promise.race([resolving, aborted]);
+    // What comes after the abort is not waited for, but an embedded server it started is closed.
+    if ('stop' in first) resolving.then((late) => late.close(), () => undefined).catch(() => undefined);
+    return first;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 /**
  * vitest marks the exit code of the process that hosts it and sets TEST/VITEST/NODE_ENV: a
  * library must leave its caller's process as it was.
@@ -124,12 +145,53 @@ async function keepingProcessState<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs the suites; an abort cancels vitest's run, and the worker's tests stop the client (requirement-test.ts). */
-async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * vitest's logger, made as vitest starts, ends the process on SIGINT and SIGTERM: it would take the
+ * caller's process down and the run's report with it (the CLI keeps both, src/cli/signals.ts). Until
+ * `done` (vitest's onInit), every listener for them added is taken off as soon as it is on; no signal
+ * can arrive in between, as signals are handled on the event loop.
+ */
+function keepingSignalHandlers(): { done(): void } {
+  const watch = (event: string | symbol, listener: (...args: unknown[]) => void): void => {
+    if (event === 'SIGINT' || event === 'SIGTERM') queueMicrotask(() => process.off(event, listener));
+  };
+  process.on('newListener', watch);
+  return { done: () => process.off('newListener', watch) };
+}
+
+/**
+ * Runs the suites. An abort stops the worker's client (src/session/stop-channel.ts): nothing new
+ * is sent, the requests in flight get STOP_GRACE_MS, and the tests still to come end at once with
+ * what the run saw. Only a run still going STOP_SETTLE_MS after that is cancelled outright
+ * (vitest skips what is left; the worker's tests stop the client too, requirement-test.ts).
+ * Resolves to the stop, when there was one.
+ */
+async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal: AbortSignal | undefined): Promise<RunStop | undefined> {
+  const channel = config.stopChannel === undefined ? undefined : openStopChannel(config.stopChannel);
   let vitest: Vitest | undefined;
-  const cancel = (): void => void vitest?.cancelCurrentRun('keyboard-input');
-  const grab = { onInit: (ctx: Vitest) => { vitest = ctx; if (signal?.aborted === true) cancel(); } };
-  signal?.addEventListener('abort', cancel, { once: true });
+  let cancelled = false;
+  let stop: RunStop | undefined;
+  let settle: NodeJS.Timeout | undefined;
+  const cancel = (): void => {
+    cancelled = true;
+    void vitest?.cancelCurrentRun('keyboard-input');
+  };
+  const onAbort = (): void => {
+    if (signal === undefined) return;
+    stop = stopOf(signal);
+    channel?.stop({ kind: 'stop', reason: stop.reason, message: stop.unjudged, graceMs: STOP_GRACE_MS });
+    settle = setTimeout(cancel, STOP_GRACE_MS + STOP_SETTLE_MS);
+  };
+  const signals = keepingSignalHandlers();
+  const grab = {
+    onInit: (ctx: Vitest) => {
+      signals.done();
+      vitest = ctx;
+      if (cancelled) cancel();
+    },
+  };
+  if (signal?.aborted === true) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   try {
     // vitest's own logger would print to the caller's terminal; what matters reaches the reporter.
     const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -137,8 +199,12 @@ async function runSuites(config: RunConfig, reporter: ComplianceReporter, signal
     const started = await startVitest('test', [], options, VITE_OPTIONS, { stdout: silent, stderr: silent });
     await started.close();
   } finally {
-    signal?.removeEventListener('abort', cancel);
+    signals.done();
+    signal?.removeEventListener('abort', onAbort);
+    clearTimeout(settle);
+    channel?.close();
   }
+  return stop;
 }
 
 /** The caller's listener, plus the highest request count any progress event carried. */
@@ -163,12 +229,18 @@ function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
-/** A test that vitest's cancellation cut short broke for the caller's reason, not for one of ours. */
-function withoutAbortErrors(outcomes: readonly TestOutcome[]): TestOutcome[] {
+/**
+ * The outcomes of a stopped run. A test the stop cut short (it ended after the stop without a
+ * verdict, or vitest's cancellation skipped or broke it) was not judged: it gets the stop's reason.
+ * Pass, fail and a choice (not exercised) stand, whenever they were reached.
+ */
+function afterStop(outcomes: readonly TestOutcome[], stop: RunStop): TestOutcome[] {
   return outcomes.map((o) => {
-    if (o.internalError === undefined || !/aborted/i.test(o.internalError)) return o;
-    const { internalError: _dropped, ...rest } = o;
-    return { ...rest, status: 'inconclusive', reason: ABORTED_MESSAGE };
+    const brokenByCancel = o.internalError !== undefined && /aborted/i.test(o.internalError);
+    const cutShort = o.status === 'inconclusive' && (o.cancelled === true || o.halt?.reason === stop.reason);
+    if (!brokenByCancel && !cutShort) return o;
+    const { internalError: _dropped, cancelled: _cancelled, ...rest } = o;
+    return { ...rest, status: 'inconclusive', reason: stop.unjudged, stoppedBy: 'PC_HALTED' };
   });
 }
 
@@ -212,17 +284,20 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   // Concurrent sends complete out of order; the log is in send order.
   const withLog = (report: Report, exchanges: readonly LoggedExchange[]): Report =>
     resolved.exchangeLog === true ? { ...report, exchanges: [...exchanges].sort((a, b) => a.seq - b.seq) } : report;
-  const stopped = (halt: RunHalt): Report => {
+  const notRun = (): Report => {
     const target = { baseUrl: resolved.baseUrl ?? 'embedded', embedded: resolved.baseUrl === undefined, apiKey: resolved.apiKey ?? '', ...(resolved.plan === undefined ? {} : { plan: resolved.plan }) };
-    return haltedReport(withLog(buildReport(catalog, [], info(target, [])), []), halt, resolved.selected);
+    return withLog(buildReport(catalog, [], info(target, [])), []);
   };
-  if (isAborted(resolved.signal)) return stopped({ reason: 'aborted', message: ABORTED_MESSAGE });
+  const { signal } = resolved;
+  if (signal !== undefined && isAborted(signal)) return stoppedReport(notRun(), stopOf(signal), resolved.selected);
 
   let target: Target;
   try {
-    target = await resolveTarget(resolved);
+    const resolvedTarget = await targetUnlessAborted(resolved);
+    if ('stop' in resolvedTarget) return stoppedReport(notRun(), resolvedTarget.stop, resolved.selected);
+    target = resolvedTarget;
   } catch (error) {
-    if (error instanceof UnreachableError) return stopped({ reason: 'unreachable', message: error.message });
+    if (error instanceof UnreachableError) return haltedReport(notRun(), { reason: 'unreachable', message: error.message }, resolved.selected);
     throw error;
   }
   const config: RunConfig = {
@@ -247,18 +322,19 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.gatewayHeaders.length === 0 ? {} : { gatewayHeaders: resolved.gatewayHeaders }),
     proxy: resolved.proxy,
     ...(resolved.clientIdentity === undefined ? {} : { clientCertificate: certificateOf(resolved.clientIdentity) }),
+    ...(signal === undefined ? {} : { stopChannel: `petstore-conformance-stop-${runId}-${randomBytes(4).toString('hex')}` }),
   };
   const counted = countingRequests(resolved.progress ?? {});
   const reporter = new ComplianceReporter(counted.listener);
+  let stop: RunStop | undefined;
   try {
-    await keepingProcessState(() => runSuites(config, reporter, resolved.signal));
+    stop = await keepingProcessState(() => runSuites(config, reporter, signal));
   } finally {
     await target.close();
   }
-  const aborted = isAborted(resolved.signal);
-  const built = buildReport(catalog, aborted ? withoutAbortErrors(reporter.outcomes) : reporter.outcomes, info(target, [...reporter.errors]));
+  const built = buildReport(catalog, stop === undefined ? reporter.outcomes : afterStop(reporter.outcomes, stop), info(target, [...reporter.errors]));
   const report = withLog({ ...built, requests: Math.max(built.requests, counted.requests()) }, reporter.exchanges);
-  if (aborted) return haltedReport(report, { reason: 'aborted', message: ABORTED_MESSAGE }, resolved.selected);
+  if (stop !== undefined) return stoppedReport(report, stop, resolved.selected);
   const halt = report.halted;
   if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);
   return report;

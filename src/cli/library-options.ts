@@ -42,7 +42,7 @@ async function clientCertificate(command: Omit<RunOptions, 'command'>, env: Node
 
 export async function libraryOptions(
   command: Omit<RunOptions, 'command'>,
-  extra: Pick<ConformanceOptions, 'progress' | 'replay' | 'env'> = {},
+  extra: Pick<ConformanceOptions, 'progress' | 'replay' | 'env' | 'signal'> = {},
 ): Promise<ConformanceOptions> {
   const ca = await readPem('--ca', command.caFile);
   const env = extra.env ?? process.env;

@@ -2,7 +2,8 @@
 /**
  * Entry point of `petstore-conformance`. Thin on purpose: parse, dispatch, map outcomes to exit
  * codes. 0: no must-requirement failed; 1: at least one failed; 2: could not run (bad usage,
- * unreachable target, internal error). Errors are one line, never a stack trace.
+ * unreachable target, internal error); 130/143/129: a run stopped by SIGINT/SIGTERM/SIGHUP, which
+ * still writes its reports (signals.ts). Errors are one line, never a stack trace.
  *
  * The V8 flags on the first line keep the peak memory of a run (this process and the suite's
  * worker thread) about 20 MB lower: small young generations, a heap tuned for size and no baseline
@@ -15,7 +16,9 @@ import { parseCommandLine, USAGE } from './args.js';
 import { toolInfo } from '../tool-info.js';
 import { renderContextOfFile } from '../report/digest.js';
 import { writeReports } from '../report/write.js';
-import { failureLine, runCommand } from './run-command.js';
+import { failureLine } from './failure.js';
+import { stopOnSignals } from './signals.js';
+import { signalExitCode } from '../report/build.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const command = parseCommandLine(argv, process.env);
@@ -45,7 +48,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (command.command === 'diff') return (await import('./diff.js')).diffCommand(command);
   if (command.command === 'attest') return (await import('./attest.js')).attestCommand(command);
   if (command.command === 'verify') return (await import('./attest.js')).verifyCommand(command);
-  return runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  // Before the run's modules load (a third of a second): a signal from now on stops the run, not the process.
+  const stop = stopOnSignals(process.stderr, [process.stdout, process.stderr]);
+  const { runCommand } = await import('./run-command.js');
+  const code = await runCommand(command, { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: stop.signal });
+  // A signal that came after the run had ended still ends the process as that signal does.
+  return stop.received === undefined ? code : signalExitCode(stop.received);
 }
 
 main(process.argv.slice(2)).then(

@@ -24,6 +24,8 @@ export interface CliIo {
   stdout: Pick<NodeJS.WriteStream, 'write' | 'isTTY'>;
   stderr: Pick<NodeJS.WriteStream, 'write' | 'isTTY' | 'columns'>;
   env: NodeJS.ProcessEnv;
+  /** Stops the run, keeping what it found: main.ts aborts it with the signal's name (src/cli/signals.ts). */
+  signal?: AbortSignal;
 }
 
 /** Before the first request: what the opt-in costs, so a user can still stop it. */
@@ -46,15 +48,16 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
   try {
-    report = await runConformance(await libraryOptions(command, { progress, env: io.env }));
+    report = await runConformance(await libraryOptions(command, { progress, env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) }));
   } finally {
     progress.stop();
   }
   const paths = await writeReports(report, command.reportDir, command.reporters satisfies ReporterName[]);
-  const summaryPath = await appendStepSummary(report, io.env, await renderContextOfFile(join(resolve(command.reportDir), RENDERERS.json.fileName)));
+  const reportJson = join(resolve(command.reportDir), RENDERERS.json.fileName);
+  const summaryPath = await appendStepSummary(report, io.env, await renderContextOfFile(reportJson));
   if (summaryPath !== undefined) paths.push(summaryPath);
   const style = styleFor(io.stdout, io.env);
-  const halted = haltLine(report);
+  const halted = haltLine(report, reportJson);
   if (nothingJudged(report)) {
     // At most three lines in all: what was tested, why nothing was judged and the fix, where the table is.
     io.stderr.write(`petstore-conformance: ${halted}\n`);
@@ -69,13 +72,4 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   return exitCodeOf(report);
 }
 
-function oneLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return (text.split('\n')[0] ?? text).trim();
-}
-
-/** The one line the CLI prints for an error before it exits 2: the user's mistake, or an internal error. */
-export function failureLine(error: unknown): string {
-  const usage = typeof error === 'object' && error !== null && 'exitCode' in error && error.exitCode === 2;
-  return `petstore-conformance: ${usage ? '' : 'internal error: '}${oneLine(error)}\n`;
-}
+export { failureLine } from './failure.js';

@@ -81,6 +81,7 @@ const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = 
   'wait-too-long': 'target asked for a longer wait than --max-wait',
   deadline: 'run deadline passed',
   aborted: 'run aborted',
+  interrupted: 'run stopped',
   // The user's mistakes: their message alone is the line.
   'bad-key': '',
   'wrong-base-url': '',
@@ -103,11 +104,17 @@ function haltFix(halt: NonNullable<Report['halted']>, message: string): string |
 
 /**
  * The one stderr line of a halted run, so a CI log says why at a glance (the exit code alone
- * cannot tell "stopped answering" from "could not start"), with the fix when there is one.
+ * cannot tell "stopped answering" from "could not start"), with the fix when there is one. A run
+ * stopped by a signal names its partial report (`reportJson`, report.json's path) instead.
  */
-export function haltLine(report: Report): string | undefined {
+export function haltLine(report: Report, reportJson?: string): string | undefined {
   const halt = report.halted;
   if (halt === undefined) return undefined;
+  if (halt.signal !== undefined) {
+    const judged = report.summary.pass + report.summary.fail;
+    const where = reportJson === undefined ? 'see report.json' : `the partial report is ${reportJson}`;
+    return `run stopped by ${halt.signal}: ${judged} requirements judged, ${halt.unjudged.length} not (nothing more was sent); ${where}`;
+  }
   const message = (halt.message.split('\n')[0] ?? '').trim();
   const fix = haltFix(halt, message);
   const reason = fix === undefined ? message : `${message}; ${fix}`;

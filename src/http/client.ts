@@ -11,7 +11,9 @@
  * it calls do one job each: prepare.ts builds the request, pacer.ts decides every wait,
  * transport.ts sends it, recorder.ts redacts it into an Exchange.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import { toolInfo } from '../tool-info.js';
 import { BudgetExhaustedError, RunHaltedError, TransportError } from './errors.js';
 import type { HaltReason } from './errors.js';
@@ -113,8 +115,15 @@ export interface ConformanceClient {
    */
   pause(ms: number, reason: string): Promise<boolean>;
   remainingBudget(): number;
-  /** Stop sending from now on: every later send throws RunHaltedError(reason). */
-  stop(reason: HaltReason, message: string): void;
+  /**
+   * Stop sending from now on: every later send throws RunHaltedError(reason), and every wait on
+   * the rate limit (or `idle`) ends at once with it. With `graceMs`, the requests already in flight
+   * get that long to be answered (an answer is judged as usual); then they are cut off, and their
+   * sends throw RunHaltedError too. Without it they run to their own timeout.
+   */
+  stop(reason: HaltReason, message: string, options?: { graceMs?: number }): void;
+  /** A wait of the run's own (not one the rate limit asks for): cut short by a stop, which it then throws. */
+  idle(ms: number): Promise<void>;
   redact(text: string): string;
   close(): Promise<void>;
 }
@@ -163,6 +172,8 @@ class Client implements ConformanceClient {
   private probe: Exchange | undefined;
   /** Once per run: the wait to X-RateLimit-Reset after a retry at Retry-After was refused again. */
   private resetWaitUsed = false;
+  /** Aborted by the first halt: it wakes every wait, so a stopped run is not held by a Reset a minute away. */
+  private readonly halting = new AbortController();
 
   constructor(options: ClientOptions) {
     const { origin, basePath } = parseBaseUrl(options.baseUrl);
@@ -183,7 +194,10 @@ class Client implements ConformanceClient {
     this.mayProbeLimit = options.limitProbe;
     this.onWait = options.onWait;
     this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // The default sleep ends with the halt, so no timer of a stopped run is left pending.
+    this.sleep = options.sleep ?? ((ms) => delay(ms, undefined, { signal: this.halting.signal }).catch(() => undefined));
+    // Every concurrent wait (a burst's senders) listens on it.
+    setMaxListeners(0, this.halting.signal);
     const route = options.proxy?.route;
     const proxyUse = options.proxy === undefined ? undefined : proxyUseOf(options.proxy);
     this.recorder = new ExchangeRecorder(options.apiKey, origin, {
@@ -249,8 +263,17 @@ class Client implements ConformanceClient {
     return true;
   }
 
-  stop(reason: HaltReason, message: string): void {
+  stop(reason: HaltReason, message: string, options: { graceMs?: number } = {}): void {
     this.halt(reason, message);
+    if (options.graceMs === undefined) return;
+    // unref: a stopped client whose requests all ended must not keep its process alive for the grace.
+    setTimeout(() => this.transport.abortInFlight(), options.graceMs).unref();
+  }
+
+  async idle(ms: number): Promise<void> {
+    this.assertUsable();
+    await this.sleepUnlessHalted(ms);
+    this.assertUsable();
   }
 
   redact(text: string): string {
@@ -336,6 +359,7 @@ class Client implements ConformanceClient {
 
   private halt(reason: HaltReason, message: string): RunHaltedError {
     this.halted ??= new RunHaltedError(reason, message);
+    this.halting.abort();
     return new RunHaltedError(reason, message);
   }
 
@@ -344,8 +368,26 @@ class Client implements ConformanceClient {
     if (refusal !== undefined) throw this.halt(refusal.reason, refusal.message);
     if (ms <= 0) return;
     this.onWait?.(ms, reason);
-    await this.sleep(ms);
-    this.counters.waitedMs += ms;
+    const started = this.now();
+    await this.sleepUnlessHalted(ms);
+    this.counters.waitedMs += this.halted === undefined ? ms : Math.max(0, Math.min(ms, this.now() - started));
+    if (this.halted !== undefined) throw new RunHaltedError(this.halted.reason, this.halted.message);
+  }
+
+  /** Sleeps `ms`, or less when the client halts meanwhile. */
+  private async sleepUnlessHalted(ms: number): Promise<void> {
+    const { signal } = this.halting;
+    if (signal.aborted) return;
+    let wake = (): void => undefined;
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+      signal.addEventListener('abort', wake, { once: true });
+    });
+    try {
+      await Promise.race([this.sleep(ms), woken]);
+    } finally {
+      signal.removeEventListener('abort', wake);
+    }
   }
 
   private async dispatch(p: PreparedRequest, retryOf: number | undefined): Promise<Exchange> {
@@ -376,6 +418,10 @@ class Client implements ConformanceClient {
     // State is updated before the callback so a throwing check cannot leave a 429 unremembered.
     this.onExchange?.(exchange);
 
+    if (outcome.failure?.kind === 'stopped' && this.halted !== undefined) {
+      // Not the target's failure: the run cut the request off after the stop's grace.
+      throw new RunHaltedError(this.halted.reason, this.halted.message);
+    }
     if (outcome.failure !== undefined) {
       const message = `${p.method} ${exchange.request.target}: ${exchange.error?.message ?? outcome.failure.kind}`;
       if (this.consecutiveTransportFailures >= MAX_CONSECUTIVE_TRANSPORT_FAILURES) {

@@ -20,9 +20,10 @@ export class BudgetExhaustedError extends ClientError {
 
 /**
  * 'bad-key' and 'wrong-base-url' are the preflight's: the user's mistake, not the server's;
- * 'aborted': the caller's AbortSignal.
+ * 'aborted': the caller's AbortSignal; 'interrupted': a signal to the process (SIGINT, SIGTERM),
+ * passed on by the CLI (or a library caller) as the AbortSignal's reason.
  */
-export type HaltReason = 'throttled' | 'wait-too-long' | 'transport' | 'deadline' | 'bad-key' | 'wrong-base-url' | 'aborted';
+export type HaltReason = 'throttled' | 'wait-too-long' | 'transport' | 'deadline' | 'bad-key' | 'wrong-base-url' | 'aborted' | 'interrupted';
 
 /**
  * The run must stop talking to the server: going on would risk getting the key banned
@@ -40,7 +41,8 @@ export class RunHaltedError extends ClientError {
   }
 }
 
-export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'other';
+/** 'stopped': the run was stopped while the request was in flight, and the answer did not come within the stop's grace. */
+export type TransportErrorKind = 'timeout' | 'reset' | 'refused' | 'dns' | 'tls' | 'stopped' | 'other';
 
 /** No response came; the recorded exchange has `error` set instead of `response`. */
 export class TransportError extends ClientError {

@@ -103,8 +103,13 @@ function createDispatcher(options: TransportOptions): Dispatcher {
   });
 }
 
+/** The abort reason of requests cut off by `abortInFlight`, told apart from a timeout by identity. */
+const STOPPED = new Error('the run was stopped before the answer came');
+
 export class Transport {
   private readonly agent: Dispatcher;
+  /** The controllers of the requests in flight, so a stop can cut off the ones whose answer is late. */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(private readonly options: TransportOptions) {
     this.agent = createDispatcher(options);
@@ -120,6 +125,7 @@ export class Transport {
       controller.abort(new Error(`no complete response within ${timeoutMs} ms`));
     }, timeoutMs);
     const started = performance.now();
+    this.inFlight.add(controller);
 
     try {
       const res = await request.call(this.agent, {
@@ -139,10 +145,17 @@ export class Transport {
         response: { status: res.statusCode, headers: joinHeaders(res.headers), bodyText: decodeUtf8(bytes, truncated), truncated, headersMs },
       };
     } catch (err) {
+      if (controller.signal.reason === STOPPED) return { failure: { kind: 'stopped', message: `stopped: ${STOPPED.message}` } };
       return { failure: classify(err, timedOut, timeoutMs) };
     } finally {
       clearTimeout(timer);
+      this.inFlight.delete(controller);
     }
+  }
+
+  /** Cuts off every request still in flight: each resolves to a 'stopped' failure. */
+  abortInFlight(): void {
+    for (const controller of this.inFlight) controller.abort(STOPPED);
   }
 
   async close(): Promise<void> {

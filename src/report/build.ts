@@ -6,7 +6,7 @@
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
-import type { Evidence, KeyUse, Observation, Report, RequirementResult, RequirementStatus } from './types.js';
+import type { Evidence, KeyUse, Observation, Report, RequirementResult, RequirementStatus, StopSignal } from './types.js';
 import { verdictLine } from './verdict-line.js';
 import { loadSpecMap, type SpecMap } from '../spec-map.js';
 import { specCoverageOf } from './spec-coverage.js';
@@ -24,6 +24,8 @@ export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | '
   observations: Observation[];
   /** Set when the test broke for a reason of ours, not the target's. */
   internalError?: string;
+  /** Set when vitest skipped the test before it reached a verdict: its run was cancelled. */
+  cancelled?: true;
 };
 
 export interface RunInfo {
@@ -144,14 +146,25 @@ export function buildReport(catalog: Catalog, outcomes: readonly TestOutcome[], 
   };
 }
 
+const SIGNAL_NUMBERS: Readonly<Record<StopSignal, 1 | 2 | 15>> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+/** A shell's exit code for a process a signal ended: 128 + its number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP). */
+export function signalExitCode(signal: StopSignal): 129 | 130 | 143 {
+  return (128 + SIGNAL_NUMBERS[signal]) as 129 | 130 | 143;
+}
+
 /**
  * Exit code of a run: 1 when a must-requirement failed (should-failures are warnings); else 2 when
  * the run itself went wrong (a suite could not load, a test broke), since then nothing can be
  * vouched for, or when it was halted (the target stopped answering, kept answering 429, the
  * deadline passed) before every must-requirement could be judged, since CI must not read "could
  * not tell" as a pass; else 0. A failure wins: it is a definite answer whatever else happened.
+ * A run a signal stopped exits as a process that signal ended does (130 for SIGINT, 143 for
+ * SIGTERM), whatever it found: the job was cancelled, and its report says what was judged.
  */
-export function exitCodeOf(report: Report): 0 | 1 | 2 {
+export function exitCodeOf(report: Report): 0 | 1 | 2 | 129 | 130 | 143 {
+  const signal = report.halted?.reason === 'interrupted' ? report.halted.signal : undefined;
+  if (signal !== undefined) return signalExitCode(signal);
   if (report.verdict === 'does-not-conform') return 1;
   if (report.runErrors.length > 0) return 2;
   const must = new Set(report.requirements.filter((r) => r.level === 'must').map((r) => r.id));

@@ -165,6 +165,9 @@ export interface TargetAccess {
   clientCertificate?: { subject: string; fingerprint256: string };
 }
 
+/** The signals on which the CLI stops a run and keeps what it found (the library: the AbortSignal's reason). */
+export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
 export interface Report {
   schemaVersion: 2;
   tool: { name: string; version: string };
@@ -205,7 +208,8 @@ export interface Report {
   /**
    * Present when the client stopped sending before the run's end: the target stopped answering
    * ('transport'), kept answering 429 ('throttled'), asked for a longer wait than --max-wait
-   * ('wait-too-long'), --deadline passed ('deadline'), the caller aborted ('aborted'), or the
+   * ('wait-too-long'), --deadline passed ('deadline'), the caller aborted ('aborted'), a signal
+   * stopped the process ('interrupted': SIGINT, SIGTERM or SIGHUP; exit code 128 + its number), or the
    * preflight found the user's mistake: the key answered 401 ('bad-key'), the base URL lacks /v1
    * ('wrong-base-url'), the target could not be reached at all ('unreachable'). Exit code 2 when
    * it left a must-requirement unjudged and none failed.
@@ -213,6 +217,10 @@ export interface Report {
   halted?: {
     reason: HaltReason | 'unreachable';
     message: string;
+    /** With 'interrupted': the signal that stopped the run. */
+    signal?: StopSignal;
+    /** With 'interrupted' and 'aborted': when the stop came (ISO 8601). */
+    at?: string;
     /** Requirements left inconclusive by failed or refused requests (their reasons say which). */
     unjudged: string[];
   };

@@ -61,7 +61,9 @@ function inconclusivePart(requirements: Facts['requirements']): string | undefin
 
 function brokenPart(facts: Facts): string | undefined {
   const parts: string[] = [];
-  if (facts.halted !== undefined) parts.push(`the run was halted (${facts.halted.reason})`);
+  const halted = facts.halted;
+  if (halted?.signal !== undefined) parts.push(`the run was stopped by ${halted.signal}`);
+  else if (halted !== undefined) parts.push(`the run was halted (${halted.reason})`);
   if (facts.runErrors.length > 0) parts.push(`the run reported ${plural(facts.runErrors.length, 'error')}`);
   return parts.length === 0 ? undefined : parts.join(', ');
 }

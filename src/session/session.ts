@@ -30,6 +30,7 @@ import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
 import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
 import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
 import { isClientError } from '../http/errors.js';
+import { listenForStop } from './stop-channel.js';
 
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
 const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
@@ -123,6 +124,7 @@ export class Session {
       onExchange: (ex) => this.#inspect(ex),
       onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
     });
+    if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
   }
 
   /** No more mid-run bursts: RATE-005's test has started and sends its own if it needs one. */
@@ -149,7 +151,7 @@ export class Session {
     const send = (extra: Partial<SendRequest>): Promise<Exchange> =>
       client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, purpose: 'RATE-005', ...extra });
     try {
-      const result = await runBurst(plan, () => send({}), (ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+      const result = await runBurst(plan, () => send({}), (ms) => client.idle(ms));
       if (result.outcome === 'stopped') return;
       this.topUp = { plan, result, runInWindow };
       if (result.outcome === 'refused' && result.throttled !== undefined) {
