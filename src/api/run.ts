@@ -19,7 +19,7 @@ import { pacedWindowLimiter, referenceBehaviour, startReferenceServer } from '..
 import { checkReachable, UnreachableError } from './preflight.js';
 import { toolInfo } from '../tool-info.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from './options.js';
-import { haltedReport, stoppedReport, type RunHalt } from './halt.js';
+import { haltedReport, stoppedReport } from './halt.js';
 import type { TargetAccess } from '../report/types.js';
 import { certificateOf } from './client-identity.js';
 import { STOP_GRACE_MS, STOP_SETTLE_MS, stopOf, type RunStop } from './stop.js';
