@@ -4,17 +4,9 @@
  */
 import type { JsonObject, JsonValue } from '../src/interface/json.js';
 import type { Census } from '../src/session/session.js';
+import { sameValue } from '../src/session/ids.js';
 
 export { idOf } from '../src/session/ids.js';
-
-function sameValue(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  const asInt = (v: JsonValue | undefined): bigint | undefined =>
-    typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
-  const ia = asInt(a);
-  const ib = asInt(b);
-  if (ia !== undefined || ib !== undefined) return ia === ib;
-  return a === b;
-}
 
 const show = (v: JsonValue | undefined): string => (v === undefined ? 'absent' : typeof v === 'bigint' ? v.toString() : JSON.stringify(v));
 

@@ -15,6 +15,7 @@ import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
+import { CASES_AT_ONCE, MIN_GROUP } from '../src/session/session.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
 import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
@@ -84,6 +85,17 @@ describe('the README names exactly the fixed cases the code sends', () => {
   });
 });
 
+/** How the README spells the small counts it gives in words. */
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+describe('the README says how the valid creates are sent together, as the code does', () => {
+  it('groups of CASES_AT_ONCE, held for a window that can take MIN_GROUP at once', () => {
+    const bullet = fixedCaseBullets().get('createPet, valid') ?? '';
+    expect(bullet).toContain(`in groups of up to ${NUMBER_WORDS[CASES_AT_ONCE]} released at the same moment`);
+    expect(bullet).toContain(`cannot take ${NUMBER_WORDS[MIN_GROUP]} at once`);
+  });
+});
+
 describe('a run against the reference server sends every case the README names', () => {
   const seen: { path: string; limit: string | null; status: string | null; authorization: string | undefined; body: string }[] = [];
   let keys: string[] = [];
@@ -135,6 +147,12 @@ describe('a run against the reference server sends every case the README names',
     expect(bodies.some((b) => members(b) === 'NAME,CATEGORYID,status')).toBe(true);
     expect(bodies.some((b) => /^\{.*\} trailing$/.test(b))).toBe(true);
     expect(bodies.some((b) => /^\{[^{}]*\}\{[^{}]*\}$/.test(b))).toBe(true);
+  });
+
+  it('the valid creates, sent together: the creations in flight at once that CREATE-002 fetched', () => {
+    const said = (run.report?.observations ?? []).filter((o) => o.requirement === 'CREATE-002').map((o) => o.message);
+    const together = said.map((m) => /^(\d+) creations were in flight together/.exec(m)?.[1]).find((n) => n !== undefined);
+    expect(Number(together), said.join('\n')).toBeGreaterThanOrEqual(MIN_GROUP);
   });
 
   it('every README petId', () => {

@@ -75,9 +75,10 @@ export interface PropertyOptions<T> {
   /**
    * The examples are independent (no one creates what another needs or reads another's answer):
    * send a few at a time while the key's window has room (Session.together). Their findings are
-   * still reported in the examples' order.
+   * still reported in the examples' order. 'groups': in groups released at the same moment, for
+   * examples whose overlap is itself under test (TogetherOptions.groups).
    */
-  examplesTogether?: boolean;
+  examplesTogether?: boolean | 'groups';
 }
 
 export class RequirementRun {
@@ -197,7 +198,8 @@ export class RequirementRun {
       const tryExample = async (example: PropertyExample<T>, index: number): Promise<void> => {
         outcomes[index] = await attempt(example.input, `fixed case ${example.label}`);
       };
-      if (options.examplesTogether === true) await this.session.together(examples, tryExample);
+      const together = options.examplesTogether;
+      if (together !== undefined && together !== false) await this.session.together(examples, tryExample, { groups: together === 'groups' });
       else for (const [index, example] of examples.entries()) await tryExample(example, index);
       examples.forEach((example, index) => {
         const own = outcomes[index];

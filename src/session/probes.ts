@@ -9,9 +9,9 @@ import { validate } from '../interface/validators.js';
 import type { Exchange } from '../http/exchange.js';
 import { operationOf } from '../checks/body.js';
 import { petsOf } from '../checks/pet-shape.js';
-import { idOf } from './ids.js';
+import { idOf, sendOrderIndex } from './ids.js';
 
-/** A creation the service accepted, in the order of the run. */
+/** A creation the service accepted, in the order the run sent them. */
 export interface Creation {
   id: bigint;
   seq: number;
@@ -80,7 +80,8 @@ export class ProbeLedger {
   #noteCreations(ex: Exchange): void {
     for (const pet of petsOf(ex)) {
       const id = idOf(pet);
-      if (id !== undefined) this.#creations.push({ id, seq: ex.seq });
+      // In send order: creations sent together may be answered in any order.
+      if (id !== undefined) this.#creations.splice(sendOrderIndex(this.#creations, ex.seq, (c) => c.seq), 0, { id, seq: ex.seq });
     }
   }
 
@@ -116,7 +117,7 @@ export class ProbeLedger {
     return this.#acceptedThenRefused;
   }
 
-  /** Every creation the service accepted in this run, in order (ids exact). */
+  /** Every creation the service accepted in this run, in send order (ids exact). */
   get creations(): readonly Creation[] {
     return this.#creations;
   }

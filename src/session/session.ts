@@ -10,7 +10,7 @@ import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
 import { petsOf } from '../checks/pet-shape.js';
-import { violation } from '../checks/finding.js';
+import { violation, type Finding } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { validate } from '../interface/validators.js';
@@ -24,8 +24,8 @@ import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
 import { ProbeLedger, type RefusalRequirement } from './probes.js';
-import { idOf } from './ids.js';
-import { limitFromPlan, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { idOf, samePet, sendOrderIndex } from './ids.js';
+import { limitFromPlan, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
 import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
 import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
@@ -56,6 +56,21 @@ export interface TopUp {
  */
 export const CASES_AT_ONCE = 4;
 
+/** The smallest group of cases released at once that Session.together's groups hold out for: what overlapping creations need to show. */
+export const MIN_GROUP = 3;
+/** Past the Reset by the earliest reading of the server's clock, as the client's own waits add their margin. */
+const GROUP_WAIT_MARGIN_MS = 250;
+
+export interface TogetherOptions {
+  /**
+   * Released in groups of up to CASES_AT_ONCE at the same moment, each once the group before is
+   * answered, rather than one more as each is answered; and the first group waits for the next
+   * window when this one cannot take MIN_GROUP of them at once (Session.#holdForGroup). For cases
+   * whose overlap is itself under test (CREATE-001's valid creations).
+   */
+  groups?: boolean;
+}
+
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
 
@@ -72,12 +87,17 @@ export class Session {
   readonly config: RunConfig;
   readonly client: ConformanceClient;
   readonly ledger = new Ledger();
-  /** Ids (as decimal strings, exact) of pets this run created. */
+  /** Ids (as decimal strings, exact) of pets this run created, in send order. */
   readonly createdIds: string[] = [];
-  /** Pets this run created, as the service returned them, for later fetches. */
+  /**
+   * Pets this run created, as the service returned them, for later fetches: in send order, as
+   * creations sent together may be answered in any order.
+   */
   readonly createdPets: JsonObject[] = [];
-  /** The seq of the exchange that created each pet of createdPets, by exact id. */
-  readonly #createdAtSeq = new Map<string, number>();
+  /** The seq of the exchange that created each pet of createdPets. */
+  readonly #createdAtSeq = new Map<JsonObject, number>();
+  /** Ids that two creations of this run received for different pets (PET-002's finding): a store can show only one pet under each. */
+  readonly #sharedIds = new Set<string>();
   /**
    * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
    * lower bound on the store's size that does not depend on the listing being judged.
@@ -185,8 +205,9 @@ export class Session {
    * create what another needs nor depend on another's answer). Every item runs; the earliest
    * item's error is thrown once all have settled.
    */
-  async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>): Promise<void> {
+  async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>, how: TogetherOptions = {}): Promise<void> {
     await this.#holdForWindow(items.length);
+    if (how.groups === true) await this.#holdForGroup(Math.min(items.length, CASES_AT_ONCE));
     const running = new Set<Promise<void>>();
     const roomForOneMore = (): boolean => {
       if (running.size >= CASES_AT_ONCE || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
@@ -195,6 +216,10 @@ export class Session {
     };
     const failures = new Map<number, unknown>();
     for (const [index, item] of items.entries()) {
+      // A group is released whole and answered whole before the next: the next one then goes out on
+      // the connections the group opened, all at the same moment (a fresh connection's handshake
+      // would hold its request back behind one that reuses a connection).
+      if (how.groups === true && running.size > 0 && !roomForOneMore()) await Promise.all([...running]);
       while (running.size > 0 && !roomForOneMore()) await Promise.race(running);
       const task: Promise<void> = run(item, index)
         .catch((error: unknown) => {
@@ -207,6 +232,22 @@ export class Session {
     // The error of the earliest item, as when they run one after another, whatever finished first.
     const first = Math.min(...failures.keys());
     if (failures.has(first)) throw failures.get(first);
+  }
+
+  /**
+   * A group of `size` cases that must go out at the same moment waits for the next window when this
+   * one has no room for them all and one to spare (a shared key others nearly used up), rather than
+   * go out one at a time: a wait, never a request, and only where the window's Reset is known and
+   * no 429 was met (after one, cases are sent one at a time for the rest of the run).
+   */
+  async #holdForGroup(size: number): Promise<void> {
+    const { client } = this;
+    const { limit, remaining, reset } = client.rateLimit;
+    // A window too small for a group at all is not waited for: the next one would be no better.
+    if (size < MIN_GROUP || client.mayOverlap(MIN_GROUP - 1) || client.stats.throttled > 0 || remaining === undefined || (limit ?? 0) <= MIN_GROUP) return;
+    const now = earliestServerNow(this.serverClock, Date.now()) ?? Date.now();
+    const ms = windowLeftMs(reset, now);
+    if (ms !== undefined) await client.pause(ms + GROUP_WAIT_MARGIN_MS, `${size} cases that go out together wait for the next rate-limit window (X-RateLimit-Remaining ${remaining})`);
   }
 
   /**
@@ -334,24 +375,41 @@ export class Session {
     return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  /** Remember a created pet; a second creation answered with an id already handed out breaks PET-002. */
+  /**
+   * Remember a created pet. A creation answered with an id another creation of this run received
+   * for a different pet breaks PET-002, shown by both exchanges. The same pet in both answers is
+   * one pet shown to two requests, not two pets sharing an id: the answer that does not echo its
+   * request is CREATE-001's finding.
+   */
   recordCreated(pet: JsonObject, ex: Exchange): void {
-    const id = pet['id'];
-    if ((typeof id === 'number' && Number.isInteger(id)) || typeof id === 'bigint') {
-      const key = BigInt(id).toString();
-      if (this.createdIds.includes(key)) {
-        this.ledger.add([violation('PET-002', `Received id ${key} for a new pet / Expected a new unique id (already returned by an earlier creation in this run)`, ex.seq)]);
-      }
-      this.createdIds.push(key);
-      this.createdPets.push(pet);
-      this.#createdAtSeq.set(key, ex.seq);
+    const id = idOf(pet);
+    if (id === undefined) return;
+    const key = id.toString();
+    for (const other of this.createdPets) {
+      const otherSeq = this.#createdAtSeq.get(other);
+      if (idOf(other) !== id || otherSeq === undefined || samePet(other, pet)) continue;
+      this.#sharedIds.add(key);
+      this.ledger.add(sharedIdFindings(key, ex.seq, otherSeq));
     }
+    const at = sendOrderIndex(this.createdPets, ex.seq, (p) => this.#createdAtSeq.get(p));
+    this.createdIds.splice(at, 0, key);
+    this.createdPets.splice(at, 0, pet);
+    this.#createdAtSeq.set(pet, ex.seq);
+  }
+
+  /** The seq of the exchange whose 201 returned this pet (an object of createdPets). */
+  creationSeqOf(pet: JsonObject): number | undefined {
+    return this.#createdAtSeq.get(pet);
+  }
+
+  /** Whether two creations of this run received this id for different pets (PET-002's finding). */
+  isSharedId(id: bigint): boolean {
+    return this.#sharedIds.has(id.toString());
   }
 
   /** The exchange that created a pet of createdPets, as the run's record keeps it (a long body cut to the evidence's limit). */
   creationOf(pet: JsonObject): Exchange | undefined {
-    const id = idOf(pet);
-    const seq = id === undefined ? undefined : this.#createdAtSeq.get(id.toString());
+    const seq = this.#createdAtSeq.get(pet);
     return seq === undefined ? undefined : this.client.exchanges.find((ex) => ex.seq === seq);
   }
 
@@ -369,12 +427,16 @@ export class Session {
     return census;
   }
 
-  /** Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a listing sent at `seq` must know them. */
+  /**
+   * Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a
+   * listing sent at `seq` must know them. Not those whose id two creations received (PET-002's
+   * finding): the store can list only one of them.
+   */
   createdBefore(seq: number, status: string): JsonObject[] {
     return this.createdPets.filter((pet) => {
-      const id = pet['id'];
-      const at = typeof id === 'bigint' || typeof id === 'number' ? this.#createdAtSeq.get(BigInt(id).toString()) : undefined;
-      return pet['status'] === status && at !== undefined && at < seq;
+      const at = this.#createdAtSeq.get(pet);
+      const id = idOf(pet);
+      return pet['status'] === status && at !== undefined && at < seq && id !== undefined && !this.isSharedId(id);
     });
   }
 
@@ -428,6 +490,18 @@ function isValidPet(pet: JsonObject): boolean {
     validity.set(pet, valid);
   }
   return valid;
+}
+
+/**
+ * PET-002's two findings for an id two creations received for different pets: one cites each
+ * exchange, so both are evidence (a finding names one exchange).
+ */
+function sharedIdFindings(id: string, seq: number, otherSeq: number): Finding[] {
+  const expected = 'Expected a new unique id for every creation';
+  return [
+    violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`),
+    violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`),
+  ];
 }
 
 let current: Session | undefined;

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type Behaviour } from '../../fixtures/reference-server/index.js';
-import { variantServerOptions, type Variant } from '../../fixtures/variants/index.js';
+import { VARIANTS, variantServerOptions, type Variant } from '../../fixtures/variants/index.js';
 import type { Report } from '../../src/report/types.js';
 import { cliEnv, runCli, type CliResult } from './cli.js';
 import { parseCommandLine } from '../../src/cli/args.js';
@@ -118,3 +118,16 @@ export function describeFailures(run: VariantRun, ids: readonly string[]): strin
   }
   return lines.join('\n');
 }
+
+/** The variant of the table with that name. */
+export function variantNamed(name: string): Variant {
+  const found = VARIANTS.find((v) => v.name === name);
+  if (found === undefined) throw new Error(`no variant ${name}`);
+  return found;
+}
+
+/** A requirement's result in the run's report. */
+export const requirementIn = (run: VariantRun, id: string): Report['requirements'][number] | undefined => run.report?.requirements.find((r) => r.id === id);
+
+/** The messages of the run's observations about a requirement. */
+export const observationsIn = (run: VariantRun, id: string): string[] => (run.report?.observations ?? []).filter((o) => o.requirement === id).map((o) => o.message);
