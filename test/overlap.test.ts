@@ -23,6 +23,15 @@ describe('inFlightTogether', () => {
     expect(seqs(inFlightTogether([...first, sent(4, 50, 10)]))).toEqual([1, 2, 3]);
   });
 
+  it('among groups as large, takes the one worth most, whatever its place', () => {
+    const first = [sent(1, 0, 10), sent(2, 0, 10), sent(3, 0, 10)];
+    const second = [sent(4, 50, 10), sent(5, 50, 10), sent(6, 51, 10)];
+    const holdsTwo = (group: readonly { seq: number }[]): number => (group.some((ex) => ex.seq === 2) ? 1 : 0);
+    expect(seqs(inFlightTogether([...first, ...second], holdsTwo))).toEqual([1, 2, 3]);
+    // Never a smaller group for its worth.
+    expect(seqs(inFlightTogether([sent(1, 0, 10), sent(2, 0, 10), ...second], holdsTwo))).toEqual([4, 5, 6]);
+  });
+
   it('is empty for no exchanges', () => {
     expect(inFlightTogether([])).toEqual([]);
   });

@@ -15,7 +15,7 @@ import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
-import { CASES_AT_ONCE, MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/session.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
 import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
@@ -89,9 +89,9 @@ describe('the README names exactly the fixed cases the code sends', () => {
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
 
 describe('the README says how the valid creates are sent together, as the code does', () => {
-  it('groups of CASES_AT_ONCE, held for a window that can take MIN_GROUP at once', () => {
+  it('groups of MIN_GROUP, held for a window that can take MIN_GROUP at once', () => {
     const bullet = fixedCaseBullets().get('createPet, valid') ?? '';
-    expect(bullet).toContain(`in groups of up to ${NUMBER_WORDS[CASES_AT_ONCE]} released at the same moment`);
+    expect(bullet).toContain(`in groups of ${NUMBER_WORDS[MIN_GROUP]} released at the same moment`);
     expect(bullet).toContain(`cannot take ${NUMBER_WORDS[MIN_GROUP]} at once`);
   });
 });

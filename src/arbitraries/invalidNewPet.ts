@@ -123,9 +123,11 @@ const SPECS: readonly KindSpec[] = [
   // Both are read as the first NewPet by a decoder that stops after one value (Go's json.Decoder).
   { kind: 'trailing-bytes', renders: [followedBy(' trailing'), followedBy('x'), followedBy(','), followedBy(']'), followedBy(' }')] },
   { kind: 'two-newpets-back-to-back', renders: [backToBack(''), backToBack('\n'), backToBack(' ')] },
-  { kind: 'null', texts: ['null'] },
+  // A bare number fails every stack we know of as null or an array does (no member to read, or a
+  // decoder's type error), so only the random runs draw it: the fixed example is null, which some
+  // decoders turn into an empty struct rather than an error.
+  { kind: 'null-or-number', texts: ['null', '42', '0', '-1.5', '1e400'] },
   { kind: 'array', transforms: [(pet) => [pet], () => [], (pet) => [pet, pet]] },
-  { kind: 'number', texts: ['42', '0', '-1.5', '1e400'] },
   { kind: 'name-missing', transforms: [replacing(['name'], ABSENT)] },
   { kind: 'categoryId-missing', transforms: [replacing(['categoryId'], ABSENT)] },
   // Member names are case-sensitive: to a server reading them as such this body lacks both fields

@@ -7,16 +7,21 @@ import { receivedAt } from '../checks/response-date.js';
 
 /**
  * The largest set of exchanges all in flight at one moment (each sent before any of the others
- * was answered), in seq order; the latest such set when several are as large (the most recent
- * writes, which a lagging read is most likely to miss). One exchange when none overlapped, none
- * for none.
+ * was answered), in seq order. Among sets as large, the one `worth` scores highest, then the latest
+ * (the most recent writes, which a lagging read is most likely to miss). One exchange when none
+ * overlapped, none for none.
  */
-export function inFlightTogether(exchanges: readonly Exchange[]): Exchange[] {
+export function inFlightTogether(exchanges: readonly Exchange[], worth: (group: readonly Exchange[]) => number = () => 0): Exchange[] {
   let best: Exchange[] = [];
+  let bestWorth = Number.NEGATIVE_INFINITY;
   // The moment of greatest overlap is when one of them was sent.
   for (const at of exchanges) {
     const group = exchanges.filter((ex) => ex.sentAt <= at.sentAt && receivedAt(ex) > at.sentAt);
-    if (group.length >= best.length) best = group;
+    const score = worth(group);
+    if (group.length > best.length || (group.length === best.length && score >= bestWorth)) {
+      best = group;
+      bestWorth = score;
+    }
   }
   return [...best].sort((a, b) => a.seq - b.seq);
 }

@@ -56,14 +56,18 @@ export interface TopUp {
  */
 export const CASES_AT_ONCE = 4;
 
-/** The smallest group of cases released at once that Session.together's groups hold out for: what overlapping creations need to show. */
+/**
+ * The size of the groups Session.together releases at once, and the smallest it holds out for:
+ * what overlapping creations need to show, and what CREATE-002 can afford to fetch whole on a Free
+ * key (CREATE-001's fixed examples, fetched by the group).
+ */
 export const MIN_GROUP = 3;
 /** Past the Reset by the earliest reading of the server's clock, as the client's own waits add their margin. */
 const GROUP_WAIT_MARGIN_MS = 250;
 
 export interface TogetherOptions {
   /**
-   * Released in groups of up to CASES_AT_ONCE at the same moment, each once the group before is
+   * Released in groups of MIN_GROUP at the same moment, each once the group before is
    * answered, rather than one more as each is answered; and the first group waits for the next
    * window when this one cannot take MIN_GROUP of them at once (Session.#holdForGroup). For cases
    * whose overlap is itself under test (CREATE-001's valid creations).
@@ -207,10 +211,11 @@ export class Session {
    */
   async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>, how: TogetherOptions = {}): Promise<void> {
     await this.#holdForWindow(items.length);
-    if (how.groups === true) await this.#holdForGroup(Math.min(items.length, CASES_AT_ONCE));
+    if (how.groups === true) await this.#holdForGroup(Math.min(items.length, MIN_GROUP));
     const running = new Set<Promise<void>>();
+    const atOnce = how.groups === true ? MIN_GROUP : CASES_AT_ONCE;
     const roomForOneMore = (): boolean => {
-      if (running.size >= CASES_AT_ONCE || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
+      if (running.size >= atOnce || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
       const inputs = this.#topUpInputs(running.size);
       return inputs === undefined || !topUpApproaching(inputs);
     };
