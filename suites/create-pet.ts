@@ -14,6 +14,7 @@ import { validNewPet, newPetBody, newPetExamples, type NewPetInput } from '../sr
 import { invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { withMarker } from '../src/arbitraries/marker.js';
 import { fetchAndCompare } from './fetch-pet.js';
+import { judgeSequences } from './model-sequences.js';
 import { fieldDifferences, idOf, WRITES_DISABLED } from './support.js';
 
 /** The default page is 20, so telling it apart from a larger one needs 21 pets. */
@@ -106,6 +107,7 @@ describe('4.2 createPet', () => {
     const created = t.session.createdPets.filter((p) => idOf(p) !== undefined && !t.session.probes.isAcceptedInvalid(p)).slice(0, MAX_FETCHES);
     if (created.length === 0) t.inconclusive('no pet with an integer id was created in this run (createPet failed or was deselected)');
     for (const pet of created) await fetchAndCompare(t, pet, 'a pet just created');
+    await judgeSequences(t);
   });
 
   requirementTest('CREATE-003', async (t) => {
