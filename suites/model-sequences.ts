@@ -223,7 +223,7 @@ class ListPets implements SequenceOp<PetModel> {
 }
 
 /** A name long enough for a store or a view that cuts names short to show it, with a marker slot. */
-const SEQUENCE_NAME = `${MARKER_SLOT}model-sequence Ünïcödé 🐕‍🦺 名前 read after write, then again`;
+const SEQUENCE_NAME = `${MARKER_SLOT}model-sequence Ünïcödé 🐕‍🦺 名前 read after write, then again`.normalize('NFC');
 
 /**
  * The sequence every run with room for sequences sends first: create a pet of the status the
@@ -312,8 +312,9 @@ export async function judgeSequences(t: RequirementRun): Promise<void> {
   t.record(outcome.findings.filter((f) => f.requirement === t.id));
   if (outcome.failure?.requirement === t.id) t.noteSequence(outcome.failure.record);
   t.observe(sequenceSummary(outcome, examples));
-  // Replaying this requirement's failing sequence: one that could not be followed says nothing of the fix.
-  if (outcome.unfollowed !== undefined && outcome.failure === undefined && t.session.config.replay?.[t.id]?.sequence !== undefined) {
-    t.inconclusive(`the replayed sequence could not be followed: ${outcome.unfollowed}`);
+  // Replaying this requirement's failing sequence: one that could not be followed or finished says nothing of the fix.
+  const unfinished = outcome.unfollowed ?? outcome.stopped;
+  if (unfinished !== undefined && outcome.failure === undefined && t.session.config.replay?.[t.id]?.sequence !== undefined) {
+    t.inconclusive(`the replayed sequence could not be followed: ${unfinished}`);
   }
 }

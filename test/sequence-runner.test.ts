@@ -196,6 +196,18 @@ describe('runSequences', () => {
     expect(unfollowable.unfollowed).toMatch(/^1 of its 1 commands could not run/);
   });
 
+  it('stops without a verdict at a 429 that got through the client\'s retries', async () => {
+    const server = new ToyServer(afterThreeAdds);
+    const run = server.run();
+    const throttled = {
+      send: async (request: SendRequest) => (server.sent.length === 3 ? makeExchange({ seq: 99, target: request.path, status: 429, body: '' }) : run.send(request)),
+    } as unknown as RequirementRun;
+    const outcome = await runSequences(throttled, spec({ sequences: 3, examples: [{ label: 'f', commands: [new Add(1), new Add(2), new Add(3), new Read(0)] }] }));
+    expect(outcome.stopped).toMatch(/exchange #99 was answered 429/);
+    expect(outcome.failure).toBeUndefined();
+    expect(outcome.findings).toEqual([]);
+  });
+
   it('stops without a verdict when the client stops sending (budget, halt)', async () => {
     const server = new ToyServer(afterThreeAdds);
     server.budget = 2;

@@ -40,6 +40,13 @@ export interface StepReport {
   findings: readonly Finding[];
 }
 
+/** Thrown by SequenceDriver.send when a 429 got through the client's retries: the step reached nothing to judge. */
+class SequenceThrottled extends Error {
+  constructor(readonly exchange: Exchange) {
+    super(`exchange #${exchange.seq} was answered 429 after the client's retry, so the sequence could not go on`);
+  }
+}
+
 /** Thrown by SequenceDriver.record to end a sequence at the step that broke it. */
 class SequenceBroken extends Error {
   constructor(readonly step: number) {
@@ -64,9 +71,12 @@ export class SequenceDriver {
     readonly breaks: (finding: Finding) => boolean,
   ) {}
 
-  send(request: Omit<SendRequest, 'purpose'>): Promise<Exchange> {
+  async send(request: Omit<SendRequest, 'purpose'>): Promise<Exchange> {
     this.requests += 1;
-    return this.test.send({ ...request, purpose: `${this.label}, step ${this.steps.length + 1}` });
+    const ex = await this.test.send({ ...request, purpose: `${this.label}, step ${this.steps.length + 1}` });
+    // A window other clients emptied is no answer about the store: never judged as one.
+    if (ex.response?.status === 429) throw new SequenceThrottled(ex);
+    return ex;
   }
 
   /** Keeps the step; throws when it broke the sequence, which ends the model run there. */
@@ -146,6 +156,7 @@ async function execute<M extends object>(t: RequirementRun, spec: SequenceSpec<M
     return { driver };
   } catch (error) {
     if (error instanceof SequenceBroken) return { driver, broke: driver.breaking[0]?.requirement ?? '' };
+    if (error instanceof SequenceThrottled) return { driver, stopped: { code: 'throttled', message: error.message } };
     const stop = clientStop(error);
     if (stop === undefined) throw error;
     return { driver, stopped: stop };
