@@ -62,6 +62,7 @@ export class ComplianceReporter implements Reporter {
       evidence: meta.evidence ?? [],
       observations: meta.observations ?? [],
       ...(meta.property === undefined ? {} : { property: meta.property }),
+      ...(meta.sequence === undefined ? {} : { sequence: meta.sequence }),
       ...(meta.requestsSoFar === undefined ? {} : { requestsSoFar: meta.requestsSoFar }),
       ...(meta.keyedRequestsSoFar === undefined ? {} : { keyedRequestsSoFar: meta.keyedRequestsSoFar }),
       ...(meta.waitedMsSoFar === undefined ? {} : { waitedMsSoFar: meta.waitedMsSoFar }),

@@ -7,6 +7,7 @@ import type { Plan } from './plans.js';
 import type { GatewayHeader } from './http/gateway-headers.js';
 import type { ProxyChoice } from './http/proxy-route.js';
 import type { ClientCertificate } from './http/transport.js';
+import type { SequenceCommand } from './report/types.js';
 
 /**
  * 'shared' (the default): other clients may use the key during the run, so consumption the run did
@@ -32,8 +33,11 @@ export interface RunConfig {
   plan?: Plan;
   /** Selected requirement ids; empty means all. */
   selected: string[];
-  /** Replay: per requirement, the seed and fast-check path of the counterexample to re-send. */
-  replay?: Record<string, { seed: number; path: string }>;
+  /**
+   * Replay: per requirement, the seed and fast-check path of the counterexample to re-send, or the
+   * model-based sequence to send again, command by command.
+   */
+  replay?: Record<string, { seed: number; path: string; sequence?: SequenceCommand[] }>;
   /** Extra PEM CA for TLS targets. */
   ca?: string;
   /** RATE-007 opt-in (--exhaust-daily-quota): use up the key's daily quota. */

@@ -10,6 +10,7 @@ import { findEarly429s } from '../src/checks/early-429.js';
 import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
 import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
 import { observeDateLag } from '../src/checks/server-clock.js';
+import { judgeSequences } from './model-sequences.js';
 
 const answered = (ex: Exchange): boolean => ex.response !== undefined;
 const withBody = (ex: Exchange): boolean => (ex.response?.bodyText.length ?? 0) > 0;
@@ -25,7 +26,8 @@ const petBearing = (ex: Exchange): boolean => {
 describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   crossCuttingTest('MEDIA-001', withBody);
   crossCuttingTest('PET-001', petBearing);
-  crossCuttingTest('PET-002', (ex) => petBearing(ex) && operationOf(ex) !== 'getPet');
+  // The model-based sequences also judge ids (a new pet's id is new): their findings, and steps when they broke PET-002.
+  crossCuttingTest('PET-002', (ex) => petBearing(ex) && operationOf(ex) !== 'getPet', judgeSequences);
   crossCuttingTest('GET-004', getPet);
   crossCuttingTest('GET-005', getPet);
   crossCuttingTest('ERR-001', isError);

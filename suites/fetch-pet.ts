@@ -8,6 +8,7 @@ import type { RequirementRun } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { observation, violation, type Finding } from '../src/checks/finding.js';
 import { receivedAt } from '../src/checks/response-date.js';
+import type { SendRequest } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { isJsonObject, type JsonObject } from '../src/interface/json.js';
 import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
@@ -33,18 +34,23 @@ function fetchedPet(ex: Exchange): JsonObject | undefined {
   return ex.response?.status === 200 && body?.ok === true && isJsonObject(body.value) ? body.value : undefined;
 }
 
-/** How the fetched representation differs from `pet` on `fields`; status only where both show one (it is optional in Pet). */
-function differences(fetched: JsonObject, pet: JsonObject, fields: readonly string[]): string[] {
-  const comparable = fields.filter((f) => f !== 'status' || (fetched['status'] !== undefined && pet['status'] !== undefined));
-  return fieldDifferences(fetched, pet, comparable);
+/**
+ * How a pet the service showed differs from one known: in `fields`, with status compared only
+ * where both show one (status is optional in Pet: a representation that leaves it out is not a
+ * different pet).
+ */
+export function petDifferences(shown: JsonObject, known: JsonObject, fields: readonly string[] = PET_FIELDS): string[] {
+  const comparable = fields.filter((f) => f !== 'status' || (shown['status'] !== undefined && known['status'] !== undefined));
+  return fieldDifferences(shown, known, comparable);
 }
 
-function fetchFindings(requirement: string, pet: JsonObject, ex: Exchange, what: string, fields: readonly string[]): Finding[] {
+/** One fetch of `pet` judged for `requirement` on `fields`, not recorded. */
+export function fetchFindings(requirement: string, pet: JsonObject, ex: Exchange, what: string, fields: readonly string[]): Finding[] {
   const fetched = fetchedPet(ex);
   if (fetched === undefined) {
     return [violation(requirement, `GET /pets/${idOf(pet)} for ${what}: received ${ex.response?.status ?? ex.error?.code} / expected 200 and the Pet`, ex.seq)];
   }
-  return differences(fetched, pet, fields).map((d) => violation(requirement, `The pet fetched by id differs from ${what}: ${d}`, ex.seq));
+  return petDifferences(fetched, pet, fields).map((d) => violation(requirement, `The pet fetched by id differs from ${what}: ${d}`, ex.seq));
 }
 
 /**
@@ -60,6 +66,8 @@ export const READ_AFTER_WRITE_GRACE_MS: readonly number[] = [250, 750, 1_750];
 export interface CreatedPet {
   pet: JsonObject;
   creation: Exchange;
+  /** The seq of a read (a listing) that has shown it already, when the caller knows one: a 404 then fails at once. */
+  seenAt?: number;
   /** The fields the fetch is judged on (CREATE-002: those the 201 echoed as sent); all of Pet's by default. */
   fields?: readonly string[];
 }
@@ -83,17 +91,19 @@ const seenWithContent = new WeakMap<JsonObject, number>();
  * fetched again after a wait (announced and counted like the client's, and refused past the
  * run's deadline), the delay recorded as an observation; once shown, a 404 or other content fails
  * at once. A pet whose id two creations received for different pets is PET-002's finding: a fetch
- * showing the other one is only recorded. Every failure cites the fetch and the creation.
+ * showing the other one is only recorded. Every failure cites the fetch and the creation. The one
+ * way a created pet is fetched, CREATE-002's own fetches and the model-based sequences' getPet
+ * alike (`send`: the sequence's driver), so what the spec allows after a creation is decided once.
  */
-export async function fetchCreated(t: RequirementRun, created: CreatedPet): Promise<CreatedPetFetch> {
+export async function fetchCreated(t: RequirementRun, created: CreatedPet, send: (request: SendRequest) => Promise<Exchange> = (request) => t.send(request)): Promise<CreatedPetFetch> {
   const { pet, creation } = created;
   const id = idOf(pet);
   const exchanges: Exchange[] = [];
-  const seenAt = seenWithContent.get(pet);
+  const seenAt = seenWithContent.get(pet) ?? created.seenAt;
   const ageOf = (at: number): number => Math.round(at - receivedAt(creation));
   let ex: Exchange;
   for (;;) {
-    ex = await t.send({ method: 'GET', path: `/pets/${id}`, purpose: `${t.id} (pet created by exchange #${creation.seq})` });
+    ex = await send({ method: 'GET', path: `/pets/${id}`, purpose: `${t.id} (pet created by exchange #${creation.seq})` });
     t.session.fetchedPets.push({ pet, exchange: ex });
     exchanges.push(ex);
     if (ex.response?.status !== 404 || seenAt !== undefined) break;
@@ -106,7 +116,7 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet): Prom
   }
   const findings = judgeCreated(t, created, ex, seenAt);
   const fetched = fetchedPet(ex);
-  const found = fetched !== undefined && differences(fetched, pet, created.fields ?? PET_FIELDS).length === 0;
+  const found = fetched !== undefined && petDifferences(fetched, pet, created.fields ?? PET_FIELDS).length === 0;
   if (found) {
     seenWithContent.set(pet, seenAt ?? ex.seq);
     const [first] = exchanges;
@@ -131,9 +141,9 @@ function judgeCreated(t: RequirementRun, created: CreatedPet, ex: Exchange, seen
   const id = idOf(pet);
   const what = seenAt === undefined ? 'a pet just created' : `a pet this run created and found before (exchange #${seenAt})`;
   const fetched = fetchedPet(ex);
-  if (fetched !== undefined && id !== undefined && t.session.isSharedId(id) && differences(fetched, pet, PET_FIELDS).length > 0) {
+  if (fetched !== undefined && id !== undefined && t.session.isSharedId(id) && petDifferences(fetched, pet).length > 0) {
     // Two creations received this id: the store can show only one of them, which is PET-002's finding.
-    const other = t.session.createdPets.find((p) => p !== pet && idOf(p) === id && differences(fetched, p, PET_FIELDS).length === 0);
+    const other = t.session.createdPets.find((p) => p !== pet && idOf(p) === id && petDifferences(fetched, p).length === 0);
     if (other !== undefined) {
       return [observation('CREATE-002', `pet ${id}: the fetch shows the other pet created with the same id (exchange #${t.session.creationSeqOf(other) ?? '?'}), PET-002's finding`, ex.seq)];
     }

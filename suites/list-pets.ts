@@ -17,6 +17,7 @@ import { invalidStatusValue } from '../src/arbitraries/statusFilter.js';
 import { listLimits, statusValues } from '../src/interface/openapi.js';
 import fc from 'fast-check';
 import { expectedPageLength } from './support.js';
+import { judgeSequences } from './model-sequences.js';
 
 /** A status no PetStatus value resembles, sent by every run. */
 const FIXED_INVALID_STATUS = 'adopted';
@@ -95,6 +96,7 @@ describe('4.1 listPets', () => {
     t.record(await judgePage(t, await list(t, [['limit', String(min)]]), min));
     const plan = await t.session.plan();
     await t.property(limitInRange(), async (limit) => judgePage(t, await list(t, [['limit', String(limit)]]), limit), { runs: plan.limits });
+    await judgeSequences(t);
   });
 
   // LIST-004 is in list-limit-bounds.ts: it may fill the store, so it runs after the refused-write checks.
@@ -111,6 +113,7 @@ describe('4.1 listPets', () => {
       const known = [...t.session.knownPets.values()].filter((p) => p['status'] === status).length;
       if (known > 0) t.fail(`Received no pets for status=${status} / Expected the pets with that status (${known} seen elsewhere in this run)`, ex);
     }
+    await judgeSequences(t);
   });
 
   requirementTest('LIST-006', async (t) => {

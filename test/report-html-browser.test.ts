@@ -13,7 +13,7 @@ import { sha256Hex, type RenderContext } from '../src/report/digest.js';
 import { RENDERERS } from '../src/report/renderers.js';
 import type { Report } from '../src/report/types.js';
 import { findChromium } from './support/chromium.js';
-import { hostileReport, mixedReport } from './support/report-factory.js';
+import { hostileReport, mixedReport, sequenceReport } from './support/report-factory.js';
 import { tempDirs } from './support/temp-dirs.js';
 
 const SCREENSHOT = resolve(import.meta.dirname, '../test-output/report.png');
@@ -114,6 +114,21 @@ describe('report.html in headless Chromium', () => {
     mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
     await screenshot(page, { path: SCREENSHOT, fullPage: true });
     expect(existsSync(SCREENSHOT)).toBe(true);
+    await page.close();
+  });
+
+  it('shows a failing sequence as numbered steps a person can follow, the breaking one marked', async () => {
+    const { page, consoleErrors } = await open(sequenceReport(), 'sequence');
+    expect(consoleErrors).toEqual([]);
+    const steps = page.locator('#req-LIST-005 ol.steps > li');
+    await expect(steps.count()).resolves.toBe(4);
+    for (let i = 0; i < 4; i++) await expect(steps.nth(i).isVisible()).resolves.toBe(true);
+    await expect(steps.evaluateAll((items) => items.map((li) => li.getAttribute('data-outcome')))).resolves.toEqual(['as-expected', 'as-expected', 'as-expected', 'violation']);
+    // Numbered as an ordered list, each with what was sent, received and expected, and a curl line.
+    await expect(steps.nth(2).innerText()).resolves.toMatch(/getPet GET \/pets\/67[\s\S]*Received[\s\S]*Expected[\s\S]*curl -i /);
+    await expect(steps.nth(3).locator('dt.violation').innerText()).resolves.toBe('Violation');
+    mkdirSync(resolve(SCREENSHOT, '..'), { recursive: true });
+    await screenshot(page.locator('#req-LIST-005'), { path: resolve(SCREENSHOT, '../report-sequence.png') });
     await page.close();
   });
 

@@ -115,20 +115,27 @@ function exactId(item: JsonValue): string | undefined {
 }
 
 /**
- * A filtered page with room left (fewer items than `limit`) shows every pet of that status, so it
- * must contain each of `created` (pets this run created with that status before the listing, as
- * the 201 echoed them). A full page may leave any of them out: the spec defines no order.
+ * A page with room left (fewer items than `limit`) shows every pet it selects, so it must contain
+ * each of `created` (pets this run created before the listing, as the 201 echoed them, with that
+ * status when the listing is filtered by one). A full page may leave any of them out: the spec
+ * defines no order. `known` says how the run knows them ("created by this run" by default).
  */
-export function checkShowsCreated(ex: Exchange, opts: { requirement: string; status: string; limit: number; created: readonly JsonObject[] }): Finding[] {
+export function checkShowsCreated(ex: Exchange, opts: { requirement: string; status?: string; limit: number; created: readonly JsonObject[]; known?: string }): Finding[] {
   const page = pageOf(ex);
   if (page === undefined || page.length >= opts.limit) return [];
   const listed = new Set(page.map(exactId).filter((id) => id !== undefined));
   const missing = opts.created.map(exactId).filter((id): id is string => id !== undefined && !listed.has(id));
+  const known = opts.known ?? 'created by this run';
+  const { status } = opts;
+  const selection = status === undefined ? '' : ` for status=${status}`;
+  const withStatus = status === undefined ? '' : ` with status "${status}"`;
+  const which = opts.known === undefined ? `, ${known}${withStatus}` : `${status === undefined ? '' : ` (status "${status}")`}, ${known}`;
+  const expected = status === undefined ? 'every pet on a page with room left' : 'every pet with that status on a page with room left';
   const findings = missing
     .slice(0, MAX_MESSAGES)
-    .map((id) => violation(opts.requirement, `Received ${page.length} pets for status=${opts.status} (fewer than the limit of ${opts.limit}) without pet ${id}, created by this run with status "${opts.status}" / Expected every pet with that status on a page with room left`, ex.seq));
+    .map((id) => violation(opts.requirement, `Received ${page.length} pets${selection} (fewer than the limit of ${opts.limit}) without pet ${id}${which} / Expected ${expected}`, ex.seq));
   if (missing.length > MAX_MESSAGES) {
-    findings.push(violation(opts.requirement, `and ${missing.length - MAX_MESSAGES} more pets created with status "${opts.status}" missing`, ex.seq));
+    findings.push(violation(opts.requirement, `and ${missing.length - MAX_MESSAGES} more pets ${known}${withStatus} missing`, ex.seq));
   }
   return findings;
 }

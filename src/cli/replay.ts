@@ -1,7 +1,8 @@
 /**
  * `petstore-conformance replay <report.json>`: the implementer's loop. For each failing
  * requirement of a saved report it (1) re-runs the requirement's test (and what it needs) with
- * the report's seed and, for property tests, the exact shrunk counterexample, and then (2)
+ * the report's seed and, for property tests, the exact shrunk counterexample (for a failing
+ * model-based sequence, that sequence, command by command), and then (2)
  * re-sends the very exchanges that showed the failure and judges the new responses with the same
  * checks (src/replay/). It says fixed only when both agree, still failing when either shows the
  * violation again, could not tell otherwise; the details go to the terminal and replay.json.
@@ -71,7 +72,14 @@ export async function replay(command: ReplayOptions): Promise<number> {
   }
   const ca = await readCa(command.caFile);
   const target = await resolveTarget(command, saved);
-  const replayPaths = Object.fromEntries(failing.flatMap((r) => (r.property === undefined ? [] : [[r.id, { seed: r.property.seed, path: r.property.path }]])));
+  // A property's shrunk input by its seed and path; a failing model-based sequence command by command.
+  const replayPaths = Object.fromEntries(
+    failing.flatMap((r) => {
+      if (r.property === undefined && r.sequence === undefined) return [];
+      const property = r.property === undefined ? { seed: saved.seed, path: '' } : { seed: r.property.seed, path: r.property.path };
+      return [[r.id, { ...property, ...(r.sequence === undefined ? {} : { sequence: r.sequence.commands }) }]];
+    }),
+  );
   const where = target.embedded ? 'the embedded reference server' : target.baseUrl;
   process.stdout.write(`replaying ${failing.length} failing requirement(s) of ${command.reportFile} against ${where} (seed ${saved.seed})\n`);
   let report: Report;

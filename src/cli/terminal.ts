@@ -5,7 +5,7 @@
  */
 import type { Report, RequirementResult, RequirementStatus } from '../report/types.js';
 import { DESELECTED } from '../conformance/reasons.js';
-import { STATUS_WORD } from '../report/render/common.js';
+import { sequenceText, STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
 import { requestsPhrase } from '../report/requests-phrase.js';
 
@@ -59,6 +59,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
         }
       }
       if (r.property !== undefined) lines.push(`    shrunk input: ${r.property.counterexample}  (seed ${r.property.seed}, path ${r.property.path})`);
+      if (r.sequence !== undefined) lines.push(...sequenceText(r.sequence).map((line) => `    ${line}`));
     }
   }
   const s = report.summary;

@@ -6,7 +6,7 @@
 // Loads vitest's types before the augmentation below, whichever file the compiler meets first.
 import type {} from 'vitest';
 import type { HaltReason } from '../http/errors.js';
-import type { Evidence, KeyUse, Observation, PropertyFailure } from '../report/types.js';
+import type { Evidence, KeyUse, Observation, PropertyFailure, SequenceFailure } from '../report/types.js';
 
 export interface ConformanceMeta {
   requirement?: string;
@@ -16,6 +16,8 @@ export interface ConformanceMeta {
   evidence?: Evidence[];
   observations?: Observation[];
   property?: PropertyFailure;
+  /** The failing model-based sequence whose first violation was this requirement's. */
+  sequence?: SequenceFailure;
   /** Requests the client had sent when the test ended (the reporter keeps the largest). */
   requestsSoFar?: number;
   /** Of those, the requests that carried the run's key (the rest: no key, a wrong or malformed one). */

@@ -19,7 +19,7 @@ import type { SendRequest } from '../http/client.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import { bodyChars } from '../http/kept-body.js';
 import { display } from './display.js';
-import type { Evidence, KeyUse, Observation } from '../report/types.js';
+import type { Evidence, KeyUse, Observation, SequenceFailure } from '../report/types.js';
 import { keyUseLine } from '../report/key-use.js';
 import { getSession, type Session } from '../session/session.js';
 import { preflightOnce } from '../session/preflight.js';
@@ -47,7 +47,7 @@ class Stop extends Error {
 }
 
 /** Errors of the client that end a test without a verdict (budget, halt, transport), by code. */
-function clientStop(error: unknown): { code: string; message: string } | undefined {
+export function clientStop(error: unknown): { code: string; message: string } | undefined {
   if (error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('PC_')) {
     return { code: error.code, message: error.message };
   }
@@ -169,7 +169,9 @@ export class RequirementRun {
    * more classes fail, a first line names them all with the status each got.
    */
   async property<T>(arbitrary: fc.Arbitrary<T>, probe: (input: T) => Promise<Finding[]>, options: PropertyOptions<T>): Promise<void> {
-    const replay = this.session.config.replay?.[this.id];
+    const entry = this.session.config.replay?.[this.id];
+    // An entry that only carries a model-based sequence (src/conformance/sequence.ts) replays no property.
+    const replay = entry !== undefined && (entry.sequence === undefined || entry.path !== '') ? entry : undefined;
     const seed = replay?.seed ?? deriveSeed(this.session.config.seed, this.id);
     const failed: { label: string; violations: Finding[] }[] = [];
     let stopped: string | undefined;
@@ -255,6 +257,11 @@ export class RequirementRun {
   noteKeyUse(keyUse: KeyUse): void {
     this.#meta.keyUse = keyUse;
     this.notes.push(keyUseLine(keyUse));
+  }
+
+  /** The failing model-based sequence behind this requirement's failure: report.json's `sequence`, shown as numbered steps. */
+  noteSequence(failure: SequenceFailure): void {
+    this.#meta.sequence = failure;
   }
 
   attach(meta: TestContext['task']['meta']): void {

@@ -44,7 +44,8 @@ export function replayVerdict(
     return { ...base, verdict: 'still failing', details: [...violating.map((j) => j.message), ...(after?.status === 'fail' ? rerunDetails(after) : [])] };
   }
   if (after?.status === 'pass' && unknown.length === 0) {
-    const how = judgements === undefined ? ['re-run: pass (no single exchange of this requirement can be re-sent and judged alone)'] : [...sent.map((j) => j.message), 're-run: pass'];
+    const rerun = before.sequence === undefined ? 're-run: pass' : `re-run: pass; the failing sequence (${before.sequence.steps.length} steps), sent again, met every expectation of the model`;
+    const how = judgements === undefined ? [before.sequence === undefined ? 're-run: pass (no single exchange of this requirement can be re-sent and judged alone)' : rerun] : [...sent.map((j) => j.message), rerun];
     return { ...base, verdict: 'fixed', details: [...how, ...capped] };
   }
   return { ...base, verdict: 'could not tell', details: [...unknown.map((j) => j.message), ...(after?.status === 'pass' ? [] : rerunDetails(after))] };

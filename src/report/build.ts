@@ -15,7 +15,7 @@ import { specCoverageOf } from './spec-coverage.js';
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
  * the verdict the reporter derived from its vitest result.
  */
-export type TestOutcome = Pick<ConformanceMeta, 'property' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'sequence' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
@@ -47,6 +47,7 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
   const status: RequirementStatus = worst?.status ?? 'inconclusive';
   const reason = worst === undefined ? 'no test exercised this requirement in this run' : worst.reason;
   const property = outcomes.find((o) => o.property !== undefined)?.property;
+  const sequence = outcomes.find((o) => o.sequence !== undefined)?.sequence;
   return {
     id: requirement.id,
     section: requirement.section,
@@ -59,6 +60,7 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
     tests: outcomes.map((o) => o.name),
     evidence: outcomes.flatMap((o) => o.evidence),
     ...(property === undefined ? {} : { property }),
+    ...(sequence === undefined ? {} : { sequence }),
   };
 }
 

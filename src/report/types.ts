@@ -103,6 +103,51 @@ export interface PropertyFailure {
   numRuns: number;
 }
 
+/**
+ * One command of a model-based sequence as it can be sent again (`replay`): a createPet with its
+ * NewPet (the name keeps the marker slot, which each sending fills with a marker of its own), a
+ * getPet of the sequence's n-th created pet (from 0), or a listing of at most 100 pets, filtered by
+ * status or not.
+ */
+export type SequenceCommand =
+  | { op: 'createPet'; name: string; categoryId: string; status?: string }
+  | { op: 'getPet'; pet: number }
+  | { op: 'listPets'; status?: string };
+
+/** One step of a failing sequence, as a person follows it: what was sent, what came back, what the model expected. */
+export interface SequenceStep {
+  /** From 1, in send order. */
+  n: number;
+  operation: string;
+  /** The request, as method, target and body ("POST /pets {…}"). */
+  sent: string;
+  /** What came back, in short (status and the part of the body the model looked at). */
+  received: string;
+  /** What the model of this run's pets expected. */
+  expected: string;
+  /** The step that broke the sequence carries its violations; the steps before it were as expected. */
+  violations?: string[];
+  /** The exchanges of the step (a getPet waiting out read-after-write lag may send more than one). */
+  exchanges: number[];
+  /** One reproduction line per exchange; the key appears only as $PETSTORE_API_KEY. */
+  curl: string[];
+}
+
+/** The shortest failing sequence of operations the model-based sequences found (src/conformance/sequence.ts). */
+export interface SequenceFailure {
+  /** Which sequence: "fixed sequence read-after-write" or "random sequence 3", and whether it was shrunk. */
+  label: string;
+  /** Seed of the random sequences (each run derives it from the run's seed). */
+  seed: number;
+  /** fast-check's path of a random counterexample; empty for a fixed sequence. */
+  path: string;
+  /** Sequences run, the failing one included. */
+  sequencesRun: number;
+  steps: SequenceStep[];
+  /** The sequence as `replay` sends it again. */
+  commands: SequenceCommand[];
+}
+
 export interface RequirementResult {
   id: string;
   section: string;
@@ -117,6 +162,8 @@ export interface RequirementResult {
   tests: string[];
   evidence: Evidence[];
   property?: PropertyFailure;
+  /** The failing model-based sequence, when this requirement's failure came from one. */
+  sequence?: SequenceFailure;
 }
 
 export interface Observation {

@@ -6,7 +6,18 @@
  * fixed requests alone exceed one window, so no random run is added: every one would be a request
  * of the key's next window.
  */
-export type PropertyKind = 'validCreate' | 'invalidCreate' | 'limits';
+export type PropertyKind = 'validCreate' | 'invalidCreate' | 'limits' | 'sequences';
+
+/**
+ * Commands of one model-based sequence at most (suites/model-sequences.ts), each one request unless
+ * a getPet waits out read-after-write lag: what one sequence is planned to cost.
+ */
+export const SEQUENCE_COMMANDS = 6;
+/**
+ * createPets of one sequence at most: with at most RULES.sequences.max sequences they add no more
+ * pets than the room STORE_GROWTH (src/session/session.ts) leaves beside CREATE-001's.
+ */
+export const SEQUENCE_CREATES = 2;
 
 export interface PlanInputs {
   /** Requests the run may still send (--max-requests minus those sent). */
@@ -37,20 +48,23 @@ const RULES: Record<PropertyKind, KindRule> = {
   // a create plus, for some runs, a fetch of the created pet
   // No minimum: the fixed examples decide every verdict, so random runs are only what the window
   // has room for after them (none on a Free key, whose window the fixed requests already exceed).
-  validCreate: { cost: 1.5, share: 0.4, min: 0, max: 25 },
-  invalidCreate: { cost: 1, share: 0.3, min: 0, max: 25 },
-  limits: { cost: 1, share: 0.3, min: 0, max: 25 },
+  validCreate: { cost: 1.5, share: 0.25, min: 0, max: 25 },
+  invalidCreate: { cost: 1, share: 0.2, min: 0, max: 25 },
+  limits: { cost: 1, share: 0.2, min: 0, max: 25 },
+  // Whole sequences, the fixed one first: the embedded server's window of 100 has room for that
+  // one, a Pro key's for every one; a Free key's for none.
+  sequences: { cost: SEQUENCE_COMMANDS, share: 0.35, min: 0, max: 6 },
 };
 
 /**
  * Keyed requests the deterministic probes send after the first census, counted from the suites:
- * censuses after writes (3), fetches of created pets (2), listing (default 1, limit=1 1,
+ * censuses after writes (3), fetches of created pets (3: a group of creations in flight together), listing (default 1, limit=1 1,
  * out-of-range 6 and number-like 6, filters 3, an invalid filter 1 (a seeded one only with room for random runs), combined 1), getPet (1 listed, 1 more above 2^53 when listed, 0 and -1,
  * 3 unknown (an ordinary one, 2^53+1, the int64 maximum), abc, 1.5 and 2 beyond int64), orders (1), the creation that opens the bracket of the
  * unauthorised posts (1), plus a margin of 4 for re-checks against a fresh census. The
  * authentication probes carry no valid key and so draw on no key's window.
  */
-export const DETERMINISTIC_REQUESTS = 3 + 2 + 19 + 11 + 1 + 1 + 4;
+export const DETERMINISTIC_REQUESTS = 3 + 3 + 19 + 11 + 1 + 1 + 4;
 
 /** Ids between the brackets that CREATE-004 and AUTH-004 each fetch one by one, at most. */
 export const MAX_GAP_FETCHES = 10;
@@ -78,5 +92,7 @@ export function planPropertyRuns(inputs: PlanInputs): RunPlan {
     validCreate: inputs.writes ? runs('validCreate') : 0,
     invalidCreate: inputs.writes ? runs('invalidCreate') : 0,
     limits: runs('limits'),
+    // Sequences create pets: none without writes.
+    sequences: inputs.writes ? runs('sequences') : 0,
   };
 }

@@ -372,12 +372,15 @@ export class Session {
   /** categoryIds the server shows on some usable pet (the census and every pet seen since), in a stable order. */
   async knownCategoryIds(): Promise<bigint[]> {
     const census = await this.census();
-    const ids = new Set<bigint>();
-    for (const pet of this.usable([...census.pets, ...this.knownPets.values()])) {
+    return [...new Set(this.shownCategoryIds([...census.pets, ...this.knownPets.values()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** categoryIds of the usable pets among `pets`, in their order (repeats included): no request, unlike knownCategoryIds. */
+  shownCategoryIds(pets: Iterable<JsonObject>): bigint[] {
+    return this.usable(pets).flatMap((pet) => {
       const value = pet['categoryId'];
-      if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) ids.add(BigInt(value));
-    }
-    return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)) ? [BigInt(value)] : [];
+    });
   }
 
   /**

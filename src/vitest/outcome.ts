@@ -4,6 +4,7 @@
  * skipped with its reason, so "could not tell" never shows as a pass.
  */
 import type { RequirementResult } from '../report/types.js';
+import { sequenceText } from '../report/render/common.js';
 
 export type TestVerdict =
   | { kind: 'pass' }
@@ -24,6 +25,7 @@ export function violationText(result: RequirementResult): string {
   });
   if (violations.length > MAX_VIOLATIONS) lines.push(`- and ${violations.length - MAX_VIOLATIONS} more (see the report)`);
   if (result.property !== undefined) lines.push(`smallest failing input: ${result.property.counterexample}`);
+  if (result.sequence !== undefined) lines.push(...sequenceText(result.sequence));
   return `${result.id} (${result.level}, § ${result.section}) ${result.title}\n${lines.join('\n')}`;
 }
 

@@ -3,7 +3,7 @@
  * hostile one whose strings try to break out of XML, HTML, Markdown and JSON. Fixed values only
  * (no clock, no randomness) so rendered output can be snapshot-tested.
  */
-import type { Evidence, ExchangeEvidence, Report, RequirementResult } from '../../src/report/types.js';
+import type { Evidence, ExchangeEvidence, Report, RequirementResult, SequenceFailure } from '../../src/report/types.js';
 import { verdictOf } from '../../src/report/build.js';
 import { specCoverageOf } from '../../src/report/spec-coverage.js';
 import type { SpecSentence } from '../../src/spec-map.js';
@@ -211,6 +211,14 @@ export function hostileReport(): Report {
           { kind: 'note', message: big },
         ],
         property: { counterexample: HOSTILE, seed: -5, path: '0:0', numRuns: 1 },
+        sequence: {
+          label: HOSTILE,
+          seed: -5,
+          path: HOSTILE,
+          sequencesRun: 1,
+          steps: [{ n: 1, operation: HOSTILE, sent: HOSTILE, received: big, expected: HOSTILE, violations: [HOSTILE], exchanges: [3], curl: [`curl -i '${BASE}/pets' # ${HOSTILE}`] }],
+          commands: [{ op: 'listPets', status: HOSTILE }],
+        },
       }),
       requirement({ id: 'ERR-002', section: '7', title: 'Error status matches', status: 'inconclusive', reason: HOSTILE }),
       requirement({ id: 'RATE-006', section: '8', title: 'Retry-After accompanies 429', level: 'should', status: 'fail', evidence: [{ kind: 'violation', message: HOSTILE }] }),
@@ -228,4 +236,63 @@ export function hostileReport(): Report {
   });
 }
 
-export const SAMPLE_REPORTS = { passing: passingReport, mixed: mixedReport, hostile: hostileReport } as const;
+const KEYED = `-H 'Accept: application/json' -H "Authorization: Bearer $PETSTORE_API_KEY"`;
+const CREATED = '{"id":67,"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27,"status":"sold"}';
+
+/** The shrunk failing sequence of a status index that creations do not update (fixtures/variants/sequences.ts). */
+export function failingSequence(): SequenceFailure {
+  const curl = (target: string, data?: string): string => `curl -i '${BASE}${target}' ${KEYED}${data === undefined ? '' : ` -H 'Content-Type: application/json' --data-raw '${data}'`}`;
+  const violation = 'Received 15 pets for status=sold (fewer than the limit of 100) without pet 67 (status "sold"), created by this sequence and already shown by a read / Expected every pet with that status on a page with room left';
+  return {
+    label: 'fixed sequence read-after-write (shrunk)',
+    seed: 710_306_284,
+    path: '',
+    sequencesRun: 1,
+    steps: [
+      { n: 1, operation: 'listPets', sent: 'GET /pets?status=sold&limit=100', received: '200: 14 pets', expected: '200 and only pets with status "sold"', exchanges: [48], curl: [curl('/pets?status=sold&limit=100')] },
+      {
+        n: 2,
+        operation: 'createPet',
+        sent: 'POST /pets {"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27,"status":"sold"}',
+        received: `201 ${CREATED}`,
+        expected: '201 and the created Pet, with an id no pet had before: none of the 65 ids earlier responses showed',
+        exchanges: [49],
+        curl: [curl('/pets', '{"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27,"status":"sold"}')],
+      },
+      { n: 3, operation: 'getPet', sent: 'GET /pets/67', received: `200 ${CREATED}`, expected: `200 and pet 67 (created in step 2) as its creation returned it: ${CREATED}`, exchanges: [50], curl: [curl('/pets/67')] },
+      {
+        n: 4,
+        operation: 'listPets',
+        sent: 'GET /pets?status=sold&limit=100',
+        received: '200: 15 pets, among them not pet 67',
+        expected: '200 and only pets with status "sold"; with room left (fewer than 100 pets), pet 67 (created in step 2), already shown by a read',
+        violations: [violation],
+        exchanges: [51],
+        curl: [curl('/pets?status=sold&limit=100')],
+      },
+    ],
+    commands: [
+      { op: 'listPets', status: 'sold' },
+      { op: 'createPet', name: '<marker>model-sequence', categoryId: '27', status: 'sold' },
+      { op: 'getPet', pet: 0 },
+      { op: 'listPets', status: 'sold' },
+    ],
+  };
+}
+
+/** A run whose only failure is a model-based sequence's: LIST-005, with the steps that show it. */
+export function sequenceReport(): Report {
+  const sequence = failingSequence();
+  const last = exchange({ seq: 51, purpose: 'fixed sequence read-after-write, step 4', request: { method: 'GET', url: `${BASE}/pets?status=sold&limit=100`, headers: { authorization: 'Bearer [redacted]' } }, curl: sequence.steps[3]?.curl[0] ?? '' });
+  const requirements = [
+    requirement({ id: 'LIST-005', section: '4.1', title: 'The status filter returns only pets with that status', status: 'fail', evidence: [{ kind: 'violation', message: `${sequence.label}, step 4 of 4: ${sequence.steps[3]?.violations?.[0] ?? ''}`, exchange: last }], sequence }),
+    requirement({ id: 'CREATE-002', section: '4.2', title: 'A created pet can be fetched by its id' }),
+  ];
+  const sentences: SpecSentence[] = [
+    { ...SENTENCES.idRow, requirements: ['CREATE-002'] },
+    { id: 'S4.1-04', section: '4.1', text: 'status | PetStatus | no | one of `available`, `pending`, `sold` | Filters by availability.', requirements: ['LIST-005'] },
+  ];
+  return finish({ ...base(requirements), specCoverage: specCoverageOf(sentences, requirements), createdPetIds: ['67'] });
+}
+
+export const SAMPLE_REPORTS = { passing: passingReport, mixed: mixedReport, hostile: hostileReport, sequence: sequenceReport } as const;

@@ -2,7 +2,7 @@
  * Helpers shared by the report renderers. Everything here reads only the Report, so a saved
  * report.json renders the same way years later.
  */
-import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus, SentenceCoverage } from '../types.js';
+import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus, SentenceCoverage, SequenceFailure } from '../types.js';
 import { compareSections } from '../../catalog.js';
 import { UNTESTABLE_KIND_LABELS, type UntestableKind } from '../../spec-map.js';
 
@@ -168,4 +168,31 @@ export function specCoverageSummary(coverage: readonly SentenceCoverage[]): stri
     `${coverage.length} sentences of the specification's sections 1 to 9: ${checked.length} checked by requirements, ${untested} not testable by a client${why.length > 0 ? ` (${why.join(', ')})` : ''}.`,
     `In this run, of the ${checked.length} checked: ${passed} with every requirement passed, ${failed} with a failed requirement (a should-requirement's failure is a warning), ${checked.length - passed - failed} with a requirement inconclusive or not exercised and none failed.`,
   ];
+}
+
+/** Which sequence failed and how to send it again: "fixed sequence read-after-write (shrunk), 4 steps (seed …); replay sends it again". */
+export function sequenceDescription(s: SequenceFailure): string {
+  const path = s.path === '' ? '' : `, path ${s.path}`;
+  return `${s.label}, ${s.steps.length} step${s.steps.length === 1 ? '' : 's'} (seed ${s.seed}${path}; ${s.sequencesRun} sequence${s.sequencesRun === 1 ? '' : 's'} run); replay sends it again`;
+}
+
+/** The line that introduces a failing sequence's steps in the text formats. */
+export function sequenceHeadline(s: SequenceFailure): string {
+  return `Failing sequence: ${sequenceDescription(s)}`;
+}
+
+/**
+ * A failing sequence as plain numbered steps, each with what was sent, what came back, what the
+ * model expected, the violations of the step that broke it and a curl line per request: the
+ * console and junit.xml show these lines as they are.
+ */
+export function sequenceText(s: SequenceFailure): string[] {
+  const lines = [sequenceHeadline(s)];
+  for (const step of s.steps) {
+    const pad = ' '.repeat(String(step.n).length + 2);
+    lines.push(`${step.n}. ${step.operation}: ${step.sent}`, `${pad}received: ${step.received}`, `${pad}expected: ${step.expected}`);
+    for (const v of step.violations ?? []) lines.push(`${pad}VIOLATION: ${v}`);
+    for (const curl of step.curl) lines.push(`${pad}reproduce: ${curl}`);
+  }
+  return lines;
 }

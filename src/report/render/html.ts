@@ -4,7 +4,7 @@
  * piece of report text is escaped, and a Content-Security-Policy forbids loading anything, so even
  * an escaping mistake could not make a hostile server's body fetch or run something.
  */
-import type { Evidence, ExchangeEvidence, Report, RequirementResult, RequirementStatus, SentenceCoverage } from '../types.js';
+import type { Evidence, ExchangeEvidence, Report, RequirementResult, RequirementStatus, SentenceCoverage, SequenceFailure } from '../types.js';
 import {
   clip,
   distinctExchanges,
@@ -13,6 +13,7 @@ import {
   isWarning,
   requestLine,
   sectionHeading,
+  sequenceDescription,
   specCoverageSummary,
   STATUS_WORD,
   untestableText,
@@ -102,6 +103,14 @@ article.req p { margin: .4rem 0; }
 .pre-label { font-size: .75rem; font-weight: 700; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: .5rem 0 0; }
 pre.response { border-left: 3px solid #8c959f; }
 pre.curl { background: #fff; }
+ol.steps { margin: .5rem 0 0; padding-left: 1.75rem; }
+ol.steps > li { margin: .6rem 0; padding-left: .5rem; border-left: 3px solid var(--pass); }
+ol.steps > li[data-outcome="violation"] { border-left-color: var(--fail); }
+ol.steps .op { font-weight: 700; }
+dl.step { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .75rem; margin: .25rem 0; }
+dl.step dt { color: var(--muted); }
+dl.step dd { margin: 0; overflow-wrap: anywhere; }
+dl.step dt.violation { color: var(--fail); font-weight: 600; }
 .note { color: var(--muted); font-size: .9rem; }
 ul.plain { padding-left: 1.25rem; }
 table.spec-coverage .checked-by { display: inline-block; margin-right: .75rem; white-space: nowrap; }
@@ -206,6 +215,30 @@ function evidenceList(evidence: readonly Evidence[]): string {
   return `<h4>Evidence</h4>\n<ul class="evidence">\n${items.join('\n')}\n</ul>${more}`;
 }
 
+/** A failing sequence as numbered steps: what was sent, what came back, what the model expected, and a curl line per request. */
+function sequence(s: SequenceFailure): string {
+  const steps = s.steps.map((step) => {
+    const broke = step.violations ?? [];
+    const rows: Array<[string, string]> = [
+      ['Received', `<code>${esc(clip(step.received, MAX_TEXT))}</code>`],
+      ['Expected', esc(clip(step.expected, MAX_TEXT))],
+      ...broke.map((v): [string, string] => ['Violation', esc(clip(v, MAX_TEXT))]),
+    ];
+    return [
+      `<li data-outcome="${broke.length > 0 ? 'violation' : 'as-expected'}">`,
+      `<p><span class="op">${esc(step.operation)}</span> <code>${esc(clip(step.sent, MAX_TEXT))}</code>${step.exchanges.length === 0 ? '' : ` <span class="note">(exchange${step.exchanges.length === 1 ? '' : 's'} #${step.exchanges.join(', #')})</span>`}</p>`,
+      `<dl class="step">${rows.map(([k, v]) => `<dt${k === 'Violation' ? ' class="violation"' : ''}>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
+      ...step.curl.map((c) => `<pre class="curl">${esc(c)}</pre>`),
+      '</li>',
+    ].join('\n');
+  });
+  return [
+    '<h4>Failing sequence</h4>',
+    `<p>The shortest one found: ${esc(sequenceDescription(s))}. Each step was sent once the one before had been answered; a getPet names the id its creation returned.</p>`,
+    `<ol class="steps" aria-label="failing sequence">\n${steps.join('\n')}\n</ol>`,
+  ].join('\n');
+}
+
 function requirement(r: RequirementResult): string {
   const parts = [
     `<article class="req" id="${anchor('req', r.id)}" data-status="${r.status}"${isWarning(r) ? ' data-warning="true"' : ''} aria-labelledby="${anchor('h', r.id)}">`,
@@ -223,6 +256,7 @@ function requirement(r: RequirementResult): string {
       `<pre aria-label="counterexample">${esc(clip(p.counterexample, MAX_BODY))}</pre>`,
     );
   }
+  if (r.sequence !== undefined) parts.push(sequence(r.sequence));
   const evidence = evidenceList(r.evidence);
   if (evidence !== '') parts.push(evidence);
   parts.push('</article>');

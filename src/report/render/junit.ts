@@ -4,7 +4,7 @@
  * the Ant/Jenkins subset those tools accept.
  */
 import type { Report, RequirementResult } from '../types.js';
-import { clip, notExercisedText, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, violations, visible } from './common.js';
+import { clip, notExercisedText, distinctExchanges, exchangesOf, groupBySection, isWarning, requestLine, responseLine, sectionHeading, seconds, sequenceText, violations, visible } from './common.js';
 import { describePlan } from '../../plans.js';
 import { accessLine } from '../access.js';
 
@@ -44,6 +44,7 @@ function failureBody(r: RequirementResult): string {
     const p = r.property;
     lines.push('', `counterexample: ${clip(p.counterexample, MAX_TEXT)}`, `seed: ${p.seed}, path: ${p.path}, runs: ${p.numRuns}`);
   }
+  if (r.sequence !== undefined) lines.push('', ...sequenceText(r.sequence).map((line) => clip(line, MAX_TEXT)));
   return lines.join('\n');
 }
 

@@ -3,7 +3,7 @@
  * mail notifications), and only report fields, so the same report always renders the same text.
  * Hostile response text must not turn into markup, links or broken tables in the rendered comment.
  */
-import type { Report, RequirementResult, SentenceCoverage } from '../types.js';
+import type { Report, RequirementResult, SentenceCoverage, SequenceFailure } from '../types.js';
 import {
   clip,
   distinctExchanges,
@@ -12,6 +12,7 @@ import {
   isWarning,
   requestLine,
   responseLine,
+  sequenceHeadline,
   shortReason,
   specCoverageSummary,
   STATUS_WORD,
@@ -119,7 +120,19 @@ function failure(r: RequirementResult): string[] {
     const p = r.property;
     lines.push('', `Shrunk counterexample (seed ${p.seed}, path ${code(p.path)}, ${p.numRuns} runs):`, '', ...fenced(clip(p.counterexample, MAX_CURL), 'json'));
   }
+  if (r.sequence !== undefined) lines.push('', ...sequence(r.sequence));
   return [...lines, ''];
+}
+
+/** A failing sequence as a numbered list a reader follows step by step, then its curl lines in one block to paste. */
+function sequence(s: SequenceFailure): string[] {
+  const steps = s.steps.map((step) => {
+    const broke = (step.violations ?? []).map((v) => `; **violation**: ${inline(clip(v, MAX_MESSAGE))}`).join('');
+    // The target's answers may hold anything, backticks included: escaped text, never a code span.
+    return `${step.n}. **${inline(step.operation)}** ${inline(clip(step.sent, MAX_MESSAGE))}; received: ${inline(clip(step.received, MAX_MESSAGE))}; expected: ${inline(clip(step.expected, MAX_MESSAGE))}${broke}`;
+  });
+  const curls = s.steps.flatMap((step) => [`# ${step.n}. ${step.operation}`, ...step.curl.map((c) => clip(c, MAX_CURL))]);
+  return [`${inline(sequenceHeadline(s))}:`, '', ...steps, '', 'Reproduce, step by step (a getPet names the id its creation returned):', '', ...fenced(curls.join('\n'), 'sh')];
 }
 
 function failures(report: Report): string[] {
