@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import { SEQUENCE_VARIANTS } from '../fixtures/variants/sequences.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/server-options.js';
 import type { Variant } from '../fixtures/variants/index.js';
 import type { Report } from '../src/report/types.js';
 import { runCli, type CliResult } from './support/cli.js';
@@ -103,8 +104,8 @@ describe('a status index that creations do not update, on a Pro key', () => {
 describe('the fixed cases alone do not see these defects', () => {
   for (const mutant of SEQUENCE_VARIANTS.filter((v) => v.kind === 'mutant')) {
     it(`${mutant.name} passes on a Free key, whose window leaves no room for sequences`, { timeout: RUN_TIMEOUT_MS }, async () => {
-      // One-second windows: a Free key's run then waits seconds, not minutes.
-      const server = await startReferenceServer({ ...mutant.server, windowSeconds: 1 });
+      // Short windows: a Free key's run then waits seconds, not minutes.
+      const server = await startReferenceServer({ ...mutant.server, ...SHORT_WINDOWS });
       try {
         const { cli, report } = await run(server, 'free', await tempDir(`sequences-free-${mutant.name}`));
         expect(failing(report), cli.stdout).toEqual([]);

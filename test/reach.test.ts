@@ -12,6 +12,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Report } from '../src/report/types.js';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
+import { SHORT_WINDOWS } from '../fixtures/variants/server-options.js';
 import * as tls from '../fixtures/hostile/tls.js';
 import { consoleLines, runCli, type CliResult } from './support/cli.js';
 import { closedPort } from './support/ports.js';
@@ -96,7 +97,7 @@ beforeAll(async () => {
   stranger = await tls.selfSignedCertificate(dir, { name: 'stranger', altNames: { dns: ['stranger.invalid'] } });
   encryptedKeyFile = join(dir, 'client-encrypted.key');
   await writeFile(encryptedKeyFile, createPrivateKey(client.key).export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase: PASSPHRASE }));
-  reference = await serve(startReferenceServer({ windowSeconds: 1, keys: { [KEY]: 'free' } }));
+  reference = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
   gateway = await serve(startGateway(reference.baseUrl, GATEWAY));
   mutualTls = await serve(tls.start({ target: gateway.baseUrl, certificate: server, clientCa: client.cert }));
   proxy = await serve(startForwardProxy({ credentials: `${PROXY_USER}:${PROXY_PASSWORD}` }));
