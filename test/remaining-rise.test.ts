@@ -121,6 +121,15 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
     expect(violations(judge(run(told)), 'RATE-002')).toHaveLength(1);
   });
 
+  it('leaves requests served while Remaining stays 0 to RATE-005: no rise from 0 to 0', () => {
+    // A limit never enforced: Remaining counts down to 0 and stays there while requests are served.
+    const told: Told[] = Array.from({ length: 90 }, (_, i) => ({ atMs: 20 * i, remaining: Math.max(0, 59 - i), resetMs: NOW_MS + 60_000 }));
+    expect(judge(run(told))).toEqual([]);
+    // A real rise from 0 still fails.
+    const rises: Told[] = [...told, { atMs: 20 * 90, remaining: 30, resetMs: NOW_MS + 60_000 }];
+    expect(violations(judge(run(rises)), 'RATE-002')).toHaveLength(1);
+  });
+
   it('says nothing where the windows are too short to know (1 s), across windows, or of falls beyond the run\'s own', () => {
     expect(judge(run(fixedWindow(requestsFrom(0, 1000), 1000, true)))).toEqual([]);
     const acrossWindows: Told[] = [

@@ -153,7 +153,9 @@ export function findUnexplainedRises(exchanges: readonly Exchange[], clock: Serv
       const elapsedMs = receivedAt(later.ex) - earlier.ex.sentAt;
       const limit = Number(later.limit > earlier.limit ? later.limit : earlier.limit);
       const refill = (limit * elapsedMs) / windowMs;
-      const rise = Number(later.remaining - earlier.remaining) + between - 1;
+      // Remaining cannot fall below 0: requests served once it reached 0 are served over the limit
+      // (RATE-005's finding), not a rise, so the fall they owe is counted down to 0 only.
+      const rise = Number(later.remaining) - Math.max(0, Number(earlier.remaining) - between) - 1;
       if (rise <= 0 || rise < refill) continue;
       // Costly, so once per later response, and only where the bucket's refill did not explain it.
       recent ??= countedRecently(bySeq, index, later.ex, windowMs);
