@@ -143,8 +143,7 @@ function fieldsEchoedAsSent(pet: JsonObject, sent: JsonObject | undefined): stri
 /** The pets this run created, each with the exchange whose 201 returned it, in send order. */
 function createdPets(t: RequirementRun): CreatedPet[] {
   return t.session.createdPets.flatMap((pet) => {
-    const seq = t.session.creationSeqOf(pet);
-    const creation = seq === undefined ? undefined : t.session.client.exchanges[seq - 1];
+    const creation = t.session.creationOf(pet);
     return creation === undefined ? [] : [{ pet, creation }];
   });
 }
