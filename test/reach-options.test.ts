@@ -327,7 +327,7 @@ describe('client certificates', () => {
   it('a certificate and its key, in two files or in one; what the report shows of it', async () => {
     const made = await selfSignedCertificate(await tempDir('reach-identity'), { name: 'client', altNames: { dns: ['ci.invalid'] } });
     const identity = clientIdentity({ cert: made.cert, key: made.key }, names);
-    expect(identity?.subject).toBe('CN=localhost');
+    expect(identity?.subject).toBe('CN=client');
     expect(identity?.fingerprint256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     expect(clientIdentity({ cert: `${made.cert}\n${made.key}` }, names)?.key).toBe(`${made.cert}\n${made.key}`);
     expect(clientIdentity({}, names)).toBeUndefined();
