@@ -7,9 +7,11 @@
  * the proxy's password, the gateway's header values, the client key's passphrase and the API key.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
 import { SHORT_WINDOWS } from '../fixtures/variants/server-options.js';
 import * as tls from '../fixtures/hostile/tls.js';
@@ -135,11 +137,34 @@ describe('through a real proxy, a gateway and mutual TLS', () => {
     expect(result.stdout.split('\n')[0]).toContain('direct (NO_PROXY)');
   });
 
-  it('HTTP_PROXY in upper case is ignored for an http target, as curl ignores it: a warning, and the proxy sees nothing', async () => {
+  it('HTTP_PROXY=http://user:pass@host:port alone sends an http target\'s requests through the proxy; no output holds the password; the curl lines name $HTTP_PROXY and replay through it', async () => {
+    const tunnelsBefore = proxy.tunnels.length;
+    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', ALL_FORMATS], { PETSTORE_API_KEY: KEY, HTTP_PROXY: proxyUrl });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.report?.verdict, undecided(result.report)).toBe('conforms');
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n')[0]).toContain(`through proxy ${proxy.url} (HTTP_PROXY, with credentials)`);
+    expect(result.report?.target.access?.proxy).toEqual({ url: proxy.url, from: 'HTTP_PROXY', credentials: true });
+    const tunnels = proxy.tunnels.slice(tunnelsBefore);
+    expect(tunnels.length).toBeGreaterThan(0);
+    expect(new Set(tunnels)).toEqual(new Set([new URL(reference.baseUrl).host]));
+    // curl never reads HTTP_PROXY: each line names it, so that it replays through the same proxy.
+    const exchanges = (result.report?.requirements ?? []).flatMap((r) => r.evidence.flatMap((e) => (e.exchange === undefined ? [] : [e.exchange])));
+    expect(exchanges.length).toBeGreaterThan(0);
+    for (const { curl } of exchanges) expect(curl).toMatch(/^curl -i --proxy "\$HTTP_PROXY" --proxytunnel 'http:\/\/127\.0\.0\.1:\d+\/v1\//);
+    const [first] = exchanges;
+    const replayed = await promisify(execFile)('bash', ['-c', `${first?.curl ?? ''} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: process.env['PATH'], PETSTORE_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    expect(replayed.stdout).toBe(String(first?.response?.status));
+    expect(proxy.tunnels.length).toBe(tunnelsBefore + tunnels.length + 1);
+  });
+
+  it('HTTP_PROXY while REQUEST_METHOD is set (a CGI request, httpoxy): ignored with a one-line warning, and the proxy sees nothing', async () => {
     const watching = await serve(startForwardProxy());
-    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', 'json'], { PETSTORE_API_KEY: KEY, HTTP_PROXY: watching.url });
+    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', 'json'], { PETSTORE_API_KEY: KEY, HTTP_PROXY: watching.url, REQUEST_METHOD: 'GET' });
     expect(result.code, result.stderr).toBe(0);
-    expectOneLine(result, /^warning: HTTP_PROXY is ignored for an http target, as curl ignores it; set http_proxy/);
+    expect(result.report?.verdict, undecided(result.report)).toBe('conforms');
+    expectOneLine(result, /^warning: HTTP_PROXY is ignored while REQUEST_METHOD is set \(in a CGI request it may come from a client's Proxy: header, "httpoxy"\); set http_proxy \(lower case\) to use a proxy$/);
+    expect(result.report?.target.access?.proxy).toBeUndefined();
     expect(watching.seen).toBe(0);
   });
 });
