@@ -11,7 +11,9 @@ import { createServer, connect } from 'node:net';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
 import { SHORT_WINDOWS } from '../fixtures/variants/server-options.js';
 import * as tls from '../fixtures/hostile/tls.js';
-import { Transport } from '../src/http/transport.js';
+import { checkReachable } from '../src/api/preflight.js';
+import { parseProxyUrl } from '../src/http/proxy-route.js';
+import { Transport, type TransportOutcome } from '../src/http/transport.js';
 import { stderrBesidesProgress } from './support/cli.js';
 import { expectOneLine, reachRunner, undecided, type ReachRun } from './support/reach-run.js';
 import { startForwardProxy, startGateway, type ForwardProxy } from './support/reach-servers.js';
@@ -109,8 +111,8 @@ function expectConforms(result: ReachRun): void {
   expect(stderrBesidesProgress(result)).toEqual([]);
 }
 
-/** Every session of the front completed a handshake in which the client sent `expected` as SNI (false: none). */
-function expectServerNames(front: tls.TlsFront, expected: string | false): void {
+/** Every session of the server completed a handshake in which the client sent `expected` as SNI (false: none). */
+function expectServerNames(front: { readonly serverNames: ReadonlyArray<string | false> }, expected: string | false): void {
   expect(front.serverNames.length).toBeGreaterThan(0);
   expect(new Set(front.serverNames)).toEqual(new Set([expected]));
 }
@@ -225,6 +227,37 @@ describe('the client on its own, past the preflight: the certificate is checked 
           else expect(outcome.failure?.message, through).toMatch(expected);
         }
       }
+    });
+  }
+});
+
+describe('an https proxy reached by its address: its certificate is checked against the address, SNI carries none', () => {
+  for (const { family, host, mine, other } of FAMILIES) {
+    it(`${family}: the preflight and the client go through the proxy with the certificate for ${host}, and through none with the one for the address next to it`, async (ctx) => {
+      ctx.skip(family === 'IPv6' && !ipv6, NO_IPV6);
+      const reference = await serve(startReferenceServer({ ...SHORT_WINDOWS, keys: { [KEY]: 'free' } }));
+      const origin = new URL(reference.baseUrl).origin;
+      const through = async (certificate: tls.Certificate): Promise<{ preflight: string; outcome: TransportOutcome; secure: ForwardProxy }> => {
+        const secure = await serve(startForwardProxy({ tls: certificate, host }));
+        const route = parseProxyUrl(secure.url, { option: '--proxy' });
+        const preflight = await checkReachable(reference.baseUrl, { timeoutMs: 10_000, ca: certificate.cert, proxy: route }).then(
+          () => 'reached',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+        const transport = new Transport({ origin, timeoutMs: 10_000, maxBodyBytes: 65_536, ca: certificate.cert, proxy: { url: secure.url } });
+        const outcome = await transport.send({ method: 'GET', path: '/v1/pets', headers: {}, body: undefined });
+        await transport.close();
+        return { preflight, outcome, secure };
+      };
+      const accepted = await through(mine());
+      expect(accepted.preflight).toBe('reached');
+      expect(accepted.outcome.response?.status, accepted.outcome.failure?.message).toBe(401);
+      expect(accepted.secure.tunnels).toEqual([new URL(origin).host, new URL(origin).host]);
+      expectServerNames(accepted.secure, false);
+      const refused = await through(other());
+      expect(refused.preflight).toBe(`TLS error with the proxy ${refused.secure.url} (--proxy): certificate does not match the IP address`);
+      expect(refused.outcome.failure?.message).toMatch(/Secure Proxy Connection failed/);
+      expect(refused.secure.tunnels).toEqual([]);
     });
   }
 });

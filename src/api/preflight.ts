@@ -70,11 +70,15 @@ function describeConnect(error: NodeJS.ErrnoException, what: string, at: Endpoin
   return `${what} unreachable: ${c === '' ? firstLine(error.message) : `${c} (${firstLine(error.message)})`}`;
 }
 
+/** What a TLS error code means to the user. At an address, a certificate must list it as an IP entry of its subjectAltName: a DNS entry never matches one. */
+function tlsHint(c: string, host: string): string | undefined {
+  return c === 'ERR_TLS_CERT_ALTNAME_INVALID' && isIP(host) !== 0 ? 'certificate does not match the IP address' : TLS_HINTS[c];
+}
+
 function describeTls(error: NodeJS.ErrnoException, at: Endpoint, withCertificate: boolean): string {
   const c = code(error);
   const where = `TLS error with ${hostPort(at)}`;
-  // A certificate checked against an address must list it as an IP entry of its subjectAltName: a DNS entry never matches one.
-  const hint = c === 'ERR_TLS_CERT_ALTNAME_INVALID' && isIP(at.host) !== 0 ? 'certificate does not match the IP address' : TLS_HINTS[c];
+  const hint = tlsHint(c, at.host);
   if (hint !== undefined) return `${where}: ${hint} (no insecure fallback is made)`;
   if (CLIENT_CERTIFICATE_ALERTS.test(c) || (withCertificate && c === 'ECONNRESET')) {
     return withCertificate
@@ -162,7 +166,8 @@ function connectThroughProxy(proxy: ProxyRoute, target: Endpoint, options: Reach
     request.setTimeout(options.timeoutMs, () => fail(`${named}: no answer to CONNECT ${to} within the timeout`));
     request.on('error', (error: NodeJS.ErrnoException) => {
       const c = code(error);
-      fail(TLS_HINTS[c] !== undefined || c.startsWith('ERR_TLS_') || c.startsWith('ERR_SSL_') ? `TLS error with the ${named}: ${TLS_HINTS[c] ?? c}` : describeConnect(error, named, proxy));
+      const hint = tlsHint(c, proxy.host);
+      fail(hint !== undefined || c.startsWith('ERR_TLS_') || c.startsWith('ERR_SSL_') ? `TLS error with the ${named}: ${hint ?? c}` : describeConnect(error, named, proxy));
     });
     request.on('connect', (res: IncomingMessage, socket: Socket) => {
       request.setTimeout(0);
