@@ -17,6 +17,7 @@ import { exchangeEvidence } from '../src/report/evidence.js';
 import { parseCommandLine, UsageError, type RunOptions } from '../src/cli/args.js';
 import { CONFIG_FILE_NAMES, editDistance, nearestName } from '../src/cli/config-file.js';
 import { resolveOptions, ConformanceUsageError } from '../src/api/options.js';
+import { reachNote } from '../src/cli/reach-note.js';
 import { clientIdentity } from '../src/api/client-identity.js';
 import { selfSignedCertificate } from '../fixtures/hostile/tls.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -27,19 +28,54 @@ const HTTPS = 'https://staging.example.com/v1';
 const HTTP = 'http://staging.example.com:8080/v1';
 const SECRET = 'gw-secret-3a9c7e1f5b2d';
 
-describe('proxies as curl chooses them', () => {
-  it.each([
-    ['https target: https_proxy wins over HTTPS_PROXY', HTTPS, { https_proxy: 'http://lower:1', HTTPS_PROXY: 'http://upper:1' }, 'https_proxy'],
-    ['https target: HTTPS_PROXY alone', HTTPS, { HTTPS_PROXY: 'http://upper:1' }, 'HTTPS_PROXY'],
-    ['https target: an empty https_proxy counts as unset', HTTPS, { https_proxy: ' ', HTTPS_PROXY: 'http://upper:1' }, 'HTTPS_PROXY'],
-    ['https target: http_proxy is not for it', HTTPS, { http_proxy: 'http://lower:1' }, undefined],
-    ['http target: http_proxy', HTTP, { http_proxy: 'http://lower:1', HTTPS_PROXY: 'http://other:1' }, 'http_proxy'],
-    ['http target: HTTP_PROXY is never read (httpoxy)', HTTP, { HTTP_PROXY: 'http://upper:1' }, undefined],
-    ['all_proxy when no scheme-specific one', HTTPS, { all_proxy: 'http://all:1', ALL_PROXY: 'http://ALL:1' }, 'all_proxy'],
-    ['ALL_PROXY last', HTTP, { ALL_PROXY: 'http://ALL:1' }, 'ALL_PROXY'],
-  ])('%s', (_title, target, env, variable) => {
-    const route = chooseProxy(target, { env }).route;
-    expect(route === undefined ? undefined : 'variable' in route.source ? route.source.variable : 'option').toBe(variable);
+describe('proxies as Node\'s ecosystem reads the variables', () => {
+  type Expected = { variable?: string; ignored?: { variable: string; because: 'cgi' | 'scheme' }; bypassedBy?: string };
+  const P = (name: string): string => `http://${name.toLowerCase()}.proxy.test:3128`;
+  it.each<[string, string, Record<string, string>, Expected]>([
+    // Both cases set: the lower case wins, for every pair.
+    ['https target: https_proxy over HTTPS_PROXY', HTTPS, { https_proxy: P('lower'), HTTPS_PROXY: P('upper') }, { variable: 'https_proxy' }],
+    ['http target: http_proxy over HTTP_PROXY', HTTP, { http_proxy: P('lower'), HTTP_PROXY: P('upper') }, { variable: 'http_proxy' }],
+    ['all_proxy over ALL_PROXY', HTTPS, { all_proxy: P('lower'), ALL_PROXY: P('upper') }, { variable: 'all_proxy' }],
+    // Each alone.
+    ['https target: https_proxy alone', HTTPS, { https_proxy: P('lower') }, { variable: 'https_proxy' }],
+    ['https target: HTTPS_PROXY alone', HTTPS, { HTTPS_PROXY: P('upper') }, { variable: 'HTTPS_PROXY' }],
+    ['http target: http_proxy alone', HTTP, { http_proxy: P('lower') }, { variable: 'http_proxy' }],
+    ['http target: HTTP_PROXY alone', HTTP, { HTTP_PROXY: P('upper') }, { variable: 'HTTP_PROXY' }],
+    ['ALL_PROXY alone', HTTP, { ALL_PROXY: P('upper') }, { variable: 'ALL_PROXY' }],
+    // An empty variable counts as unset: the other case is read.
+    ['https target: an empty https_proxy', HTTPS, { https_proxy: ' ', HTTPS_PROXY: P('upper') }, { variable: 'HTTPS_PROXY' }],
+    ['http target: an empty http_proxy', HTTP, { http_proxy: '', HTTP_PROXY: P('upper') }, { variable: 'HTTP_PROXY' }],
+    // The scheme's variables before ALL_PROXY, whatever their case.
+    ['https target: HTTPS_PROXY over all_proxy', HTTPS, { HTTPS_PROXY: P('upper'), all_proxy: P('all') }, { variable: 'HTTPS_PROXY' }],
+    ['http target: HTTP_PROXY over all_proxy', HTTP, { HTTP_PROXY: P('upper'), all_proxy: P('all') }, { variable: 'HTTP_PROXY' }],
+    // A target never takes the other scheme's variable; the https target's goes direct and says which it passed over.
+    ['https target: http_proxy is not for it', HTTPS, { http_proxy: P('lower') }, { ignored: { variable: 'http_proxy', because: 'scheme' } }],
+    ['https target: HTTP_PROXY is not for it', HTTPS, { HTTP_PROXY: P('upper') }, { ignored: { variable: 'HTTP_PROXY', because: 'scheme' } }],
+    ['https target: http_proxy passed over for all_proxy, silently', HTTPS, { http_proxy: P('lower'), all_proxy: P('all') }, { variable: 'all_proxy' }],
+    ['http target: HTTPS_PROXY is not for it', HTTP, { HTTPS_PROXY: P('upper'), https_proxy: P('lower') }, {}],
+    // REQUEST_METHOD (a CGI request, httpoxy): HTTP_PROXY in capitals is never read, set or empty; the rest is.
+    ['CGI: HTTP_PROXY ignored', HTTP, { HTTP_PROXY: P('upper'), REQUEST_METHOD: 'GET' }, { ignored: { variable: 'HTTP_PROXY', because: 'cgi' } }],
+    ['CGI: HTTP_PROXY ignored while REQUEST_METHOD is set and empty', HTTP, { HTTP_PROXY: P('upper'), REQUEST_METHOD: '' }, { ignored: { variable: 'HTTP_PROXY', because: 'cgi' } }],
+    ['CGI: ALL_PROXY read past the ignored HTTP_PROXY, which is still named', HTTP, { HTTP_PROXY: P('upper'), ALL_PROXY: P('all'), REQUEST_METHOD: 'POST' }, { variable: 'ALL_PROXY', ignored: { variable: 'HTTP_PROXY', because: 'cgi' } }],
+    ['CGI: http_proxy still read', HTTP, { http_proxy: P('lower'), HTTP_PROXY: P('upper'), REQUEST_METHOD: 'GET' }, { variable: 'http_proxy' }],
+    ['CGI: HTTPS_PROXY still read for an https target', HTTPS, { HTTPS_PROXY: P('upper'), REQUEST_METHOD: 'GET' }, { variable: 'HTTPS_PROXY' }],
+    // NO_PROXY against no_proxy: the lower case wins both ways; an empty one counts as unset.
+    ['no_proxy over NO_PROXY: no_proxy covers the target', HTTP, { HTTP_PROXY: P('upper'), no_proxy: '.example.com', NO_PROXY: 'other.test' }, { bypassedBy: 'no_proxy' }],
+    ['no_proxy over NO_PROXY: NO_PROXY would, no_proxy does not', HTTP, { HTTP_PROXY: P('upper'), no_proxy: 'other.test', NO_PROXY: '*' }, { variable: 'HTTP_PROXY' }],
+    ['NO_PROXY alone', HTTPS, { HTTPS_PROXY: P('upper'), NO_PROXY: 'staging.example.com' }, { bypassedBy: 'NO_PROXY' }],
+    ['no_proxy alone', HTTPS, { https_proxy: P('lower'), no_proxy: 'example.com' }, { bypassedBy: 'no_proxy' }],
+    ['an empty no_proxy: NO_PROXY is read', HTTP, { http_proxy: P('lower'), no_proxy: ' ', NO_PROXY: '*' }, { bypassedBy: 'NO_PROXY' }],
+    ['NO_PROXY covering an https target: nothing said of http_proxy', HTTPS, { http_proxy: P('lower'), NO_PROXY: '*' }, {}],
+  ])('%s', (_title, target, env, expected) => {
+    const choice = chooseProxy(target, { env });
+    const route = choice.route;
+    expect({
+      ...(route === undefined ? {} : { variable: 'variable' in route.source ? route.source.variable : 'an option' }),
+      ...(choice.ignored === undefined ? {} : { ignored: choice.ignored }),
+      ...(choice.bypassedBy === undefined ? {} : { bypassedBy: choice.bypassedBy }),
+    }).toEqual(expected);
+    // The URL is the variable's, with its port: the run goes where the variable says.
+    if (expected.variable !== undefined) expect(route?.url).toBe(env[expected.variable]);
   });
 
   it('an explicit proxy wins over the environment; an empty one disables it; the fallback comes last', () => {
@@ -50,18 +86,44 @@ describe('proxies as curl chooses them', () => {
     expect(proxyUseOf(disabled)).toEqual({ direct: true });
     expect(chooseProxy(HTTPS, { fallback: 'http://file:3', env }).route?.url).toBe('http://env:1');
     expect(chooseProxy(HTTPS, { fallback: 'http://file:3', env: {} }).route?.url).toBe('http://file:3');
+    // HTTP_PROXY is the environment's like any other: `--proxy ''` must make a curl line go direct past it too.
+    expect(proxyUseOf(chooseProxy(HTTP, { explicit: '', env: { HTTP_PROXY: 'http://env:1' } }))).toEqual({ direct: true });
+    // In a CGI request HTTP_PROXY is no proxy of the environment's: the config file's proxy is used.
+    expect(chooseProxy(HTTP, { fallback: 'http://file:3', env: { HTTP_PROXY: 'http://env:1', REQUEST_METHOD: 'GET' } }).route?.url).toBe('http://file:3');
   });
 
-  it('NO_PROXY sends the target direct, an explicit proxy included (curl since 7.53); no_proxy wins over NO_PROXY', () => {
+  it('NO_PROXY sends the target direct, an explicit proxy included (curl since 7.53)', () => {
     const choice = chooseProxy(HTTPS, { explicit: 'http://flag:2', env: { NO_PROXY: '.example.com' } });
     expect(choice).toEqual({ bypassedBy: 'NO_PROXY' });
-    expect(chooseProxy(HTTPS, { env: { HTTPS_PROXY: 'http://p:1', no_proxy: 'other.test', NO_PROXY: '*' } }).route).toBeDefined();
   });
 
-  it('HTTP_PROXY alone for an http target is named as ignored, so the user can be told', () => {
-    expect(chooseProxy(HTTP, { env: { HTTP_PROXY: 'http://p:1' } }).ignored).toBe('HTTP_PROXY');
-    expect(chooseProxy(HTTP, { env: { HTTP_PROXY: 'http://p:1', http_proxy: 'http://q:1' } }).ignored).toBeUndefined();
-    expect(chooseProxy(HTTPS, { env: { HTTP_PROXY: 'http://p:1' } }).ignored).toBeUndefined();
+  it('a variable passed over is named only where the environment decides: never beside an explicit proxy, nor through the config file\'s for the other scheme', () => {
+    expect(chooseProxy(HTTP, { explicit: 'http://flag:2', env: { HTTP_PROXY: 'http://p:1', REQUEST_METHOD: 'GET' } }).ignored).toBeUndefined();
+    expect(chooseProxy(HTTP, { explicit: '', env: { HTTP_PROXY: 'http://p:1', REQUEST_METHOD: 'GET' } }).ignored).toBeUndefined();
+    expect(chooseProxy(HTTPS, { explicit: 'http://flag:2', env: { http_proxy: 'http://p:1' } }).ignored).toBeUndefined();
+    expect(chooseProxy(HTTPS, { fallback: 'http://file:3', env: { http_proxy: 'http://p:1' } }).ignored).toBeUndefined();
+    expect(chooseProxy(HTTP, { fallback: 'http://file:3', env: { HTTP_PROXY: 'http://p:1', REQUEST_METHOD: 'GET' } }).ignored).toEqual({ variable: 'HTTP_PROXY', because: 'cgi' });
+  });
+
+  it('the first line names the variable used, without its password; a variable passed over gets a warning line that says what to set', () => {
+    const note = (baseUrl: string, env: NodeJS.ProcessEnv): ReturnType<typeof reachNote> => reachNote({ baseUrl, headers: [] }, env);
+    const through = note(HTTP, { HTTP_PROXY: 'http://ci:pw-0a7e3c9f1b5d@proxy.corp:3128' });
+    expect(through).toEqual({ suffix: '; through proxy http://proxy.corp:3128 (HTTP_PROXY, with credentials)', warnings: [] });
+    expect(note(HTTP, { HTTP_PROXY: 'http://proxy.corp:3128', REQUEST_METHOD: 'GET' })).toEqual({
+      suffix: '',
+      warnings: ['warning: HTTP_PROXY is ignored while REQUEST_METHOD is set (in a CGI request it may come from a client\'s Proxy: header, "httpoxy"); set http_proxy (lower case) to use a proxy'],
+    });
+    expect(note(HTTPS, { http_proxy: 'http://proxy.corp:3128' })).toEqual({
+      suffix: '',
+      warnings: ['warning: http_proxy names a proxy for http targets only: this https target is reached direct; set HTTPS_PROXY (or https_proxy) to go through a proxy'],
+    });
+  });
+
+  it('the curl line of a run through HTTP_PROXY names it: curl itself never reads HTTP_PROXY', () => {
+    const choice = chooseProxy(HTTP, { env: { HTTP_PROXY: 'http://user:pw-5c1e9a3f7b2d@proxy.corp:3128' } });
+    expect(proxyUseOf(choice)).toEqual({ variable: 'HTTP_PROXY' });
+    expect(choice.route?.url).toBe('http://proxy.corp:3128');
+    expect(choice.route?.secrets).toContain('pw-5c1e9a3f7b2d');
   });
 
   it.each([
@@ -327,7 +389,7 @@ describe('client certificates', () => {
   it('a certificate and its key, in two files or in one; what the report shows of it', async () => {
     const made = await selfSignedCertificate(await tempDir('reach-identity'), { name: 'client', altNames: { dns: ['ci.invalid'] } });
     const identity = clientIdentity({ cert: made.cert, key: made.key }, names);
-    expect(identity?.subject).toBe('CN=localhost');
+    expect(identity?.subject).toBe('CN=client');
     expect(identity?.fingerprint256).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     expect(clientIdentity({ cert: `${made.cert}\n${made.key}` }, names)?.key).toBe(`${made.cert}\n${made.key}`);
     expect(clientIdentity({}, names)).toBeUndefined();

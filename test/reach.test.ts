@@ -7,16 +7,17 @@
  * the proxy's password, the gateway's header values, the client key's passphrase and the API key.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Report } from '../src/report/types.js';
+import { promisify } from 'node:util';
 import { startReferenceServer } from '../fixtures/reference-server/index.js';
 import { SHORT_WINDOWS } from '../fixtures/variants/server-options.js';
 import * as tls from '../fixtures/hostile/tls.js';
-import { consoleLines, runCli, type CliResult } from './support/cli.js';
+import { consoleLines, runCli } from './support/cli.js';
 import { closedPort } from './support/ports.js';
-import { reportSchemaErrors } from './support/report-schema.js';
+import { expectOneLine, reachRunner, undecided } from './support/reach-run.js';
 import { startForwardProxy, startGateway, startRefusingProxy, type ForwardProxy, type Gateway } from './support/reach-servers.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { servedUntilAfterAll } from './support/served.js';
@@ -32,51 +33,7 @@ const ALL_FORMATS = 'json,junit,markdown,html,earl,har';
 const tempDir = tempDirs();
 const serve = servedUntilAfterAll();
 
-interface Run extends CliResult {
-  report: Report | undefined;
-  files: Map<string, string>;
-}
-
-/** The secrets as they could leak: raw, percent-encoded, and inside base64 (a Basic credential, at each alignment). */
-function leakForms(secret: string): string[] {
-  const forms = [secret, encodeURIComponent(secret)];
-  for (let offset = 0; offset < 3; offset++) {
-    const b64 = Buffer.concat([Buffer.alloc(offset, 'x'), Buffer.from(secret)]).toString('base64');
-    forms.push(b64.slice(Math.ceil((offset * 4) / 3) + 1, -3));
-  }
-  return forms;
-}
-const LEAKS = SECRETS.flatMap(leakForms);
-
-/**
- * Runs the CLI, in a fresh report directory unless a config file in `cwd` names one (`reportDir`);
- * checks that no secret leaked and that report.json is valid.
- */
-async function run(args: readonly string[], env: NodeJS.ProcessEnv, options: { cwd?: string; reportDir?: string } = {}): Promise<Run> {
-  const reportDir = options.reportDir ?? (await tempDir('reach'));
-  const result = await runCli(options.reportDir === undefined ? [...args, '--report-dir', reportDir] : args, env, 120_000, [], options.cwd);
-  const files = new Map<string, string>();
-  for (const name of await readdir(reportDir).catch(() => [])) files.set(name, await readFile(join(reportDir, name), 'utf8'));
-  expect(result.stderr, 'no stack trace').not.toMatch(/\n\s+at /);
-  for (const [where, text] of [['stdout', result.stdout], ['stderr', result.stderr], ...files] as const) {
-    for (const form of LEAKS) expect(text.includes(form), `a secret (as "${form}") leaked into ${where}`).toBe(false);
-  }
-  const json = files.get('report.json');
-  const report = json === undefined ? undefined : (JSON.parse(json) as Report);
-  if (report !== undefined) expect(reportSchemaErrors(report)).toEqual([]);
-  return { ...result, report, files };
-}
-
-/** What a run left undecided, and why: the message of a failed conformance expectation. */
-function undecided(report: Report | undefined): string {
-  return (report?.requirements ?? []).filter((r) => r.status !== 'pass' && r.status !== 'not-exercised').map((r) => `${r.id} ${r.status}: ${r.reason ?? ''}`).join('\n');
-}
-
-function expectOneLine(result: CliResult, pattern: RegExp): void {
-  const lines = result.stderr.trimEnd().split('\n');
-  expect(lines, result.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
-}
+const run = reachRunner(tempDir, SECRETS);
 
 let server: tls.Certificate;
 let client: tls.Certificate;
@@ -128,7 +85,7 @@ describe('through a real proxy, a gateway and mutual TLS', () => {
     expect(result.report?.target.access).toEqual({
       proxy: { url: proxy.url, from: 'HTTPS_PROXY', credentials: true },
       headers: ['CF-Access-Client-Id', 'CF-Access-Client-Secret'],
-      clientCertificate: { subject: 'CN=localhost', fingerprint256: expect.stringMatching(/^[0-9A-F:]{95}$/) as unknown as string },
+      clientCertificate: { subject: 'CN=client', fingerprint256: expect.stringMatching(/^[0-9A-F:]{95}$/) as unknown as string },
     });
     // The HAR shows the gateway headers by name, their values replaced.
     const har = JSON.parse(result.files.get('exchanges.har') ?? '{}') as { log: { entries: Array<{ request: { headers: Array<{ name: string; value: string }> } }> } };
@@ -180,11 +137,34 @@ describe('through a real proxy, a gateway and mutual TLS', () => {
     expect(result.stdout.split('\n')[0]).toContain('direct (NO_PROXY)');
   });
 
-  it('HTTP_PROXY in upper case is ignored for an http target, as curl ignores it: a warning, and the proxy sees nothing', async () => {
+  it('HTTP_PROXY=http://user:pass@host:port alone sends an http target\'s requests through the proxy; no output holds the password; the curl lines name $HTTP_PROXY and replay through it', async () => {
+    const tunnelsBefore = proxy.tunnels.length;
+    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', ALL_FORMATS], { PETSTORE_API_KEY: KEY, HTTP_PROXY: proxyUrl });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.report?.verdict, undecided(result.report)).toBe('conforms');
+    expect(result.stderr).toBe('');
+    expect(result.stdout.split('\n')[0]).toContain(`through proxy ${proxy.url} (HTTP_PROXY, with credentials)`);
+    expect(result.report?.target.access?.proxy).toEqual({ url: proxy.url, from: 'HTTP_PROXY', credentials: true });
+    const tunnels = proxy.tunnels.slice(tunnelsBefore);
+    expect(tunnels.length).toBeGreaterThan(0);
+    expect(new Set(tunnels)).toEqual(new Set([new URL(reference.baseUrl).host]));
+    // curl never reads HTTP_PROXY: each line names it, so that it replays through the same proxy.
+    const exchanges = (result.report?.requirements ?? []).flatMap((r) => r.evidence.flatMap((e) => (e.exchange === undefined ? [] : [e.exchange])));
+    expect(exchanges.length).toBeGreaterThan(0);
+    for (const { curl } of exchanges) expect(curl).toMatch(/^curl -i --proxy "\$HTTP_PROXY" --proxytunnel 'http:\/\/127\.0\.0\.1:\d+\/v1\//);
+    const [first] = exchanges;
+    const replayed = await promisify(execFile)('bash', ['-c', `${first?.curl ?? ''} --silent --output /dev/null --write-out '%{http_code}'`], { env: { PATH: process.env['PATH'], PETSTORE_API_KEY: KEY, HTTP_PROXY: proxyUrl } });
+    expect(replayed.stdout).toBe(String(first?.response?.status));
+    expect(proxy.tunnels.length).toBe(tunnelsBefore + tunnels.length + 1);
+  });
+
+  it('HTTP_PROXY while REQUEST_METHOD is set (a CGI request, httpoxy): ignored with a one-line warning, and the proxy sees nothing', async () => {
     const watching = await serve(startForwardProxy());
-    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', 'json'], { PETSTORE_API_KEY: KEY, HTTP_PROXY: watching.url });
+    const result = await run(['--base-url', reference.baseUrl, '--only', 'LIST-001', '--reporter', 'json'], { PETSTORE_API_KEY: KEY, HTTP_PROXY: watching.url, REQUEST_METHOD: 'GET' });
     expect(result.code, result.stderr).toBe(0);
-    expectOneLine(result, /^warning: HTTP_PROXY is ignored for an http target, as curl ignores it; set http_proxy/);
+    expect(result.report?.verdict, undecided(result.report)).toBe('conforms');
+    expectOneLine(result, /^warning: HTTP_PROXY is ignored while REQUEST_METHOD is set \(in a CGI request it may come from a client's Proxy: header, "httpoxy"\); set http_proxy \(lower case\) to use a proxy$/);
+    expect(result.report?.target.access?.proxy).toBeUndefined();
     expect(watching.seen).toBe(0);
   });
 });

@@ -76,8 +76,9 @@ export interface ConformanceOptions {
   /**
    * A proxy for every request (http:// or https://, credentials in the URL), tunnelled with
    * CONNECT; '' for none, whatever the environment says. Absent: the environment's, read from
-   * `env` as curl reads it (https_proxy/HTTPS_PROXY, http_proxy, all_proxy/ALL_PROXY,
-   * no_proxy/NO_PROXY; src/http/proxy-route.ts). The embedded server ignores the environment's.
+   * `env` as Node's ecosystem reads it (https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY but not
+   * HTTP_PROXY while REQUEST_METHOD is set, all_proxy/ALL_PROXY, no_proxy/NO_PROXY, the lower case
+   * first; src/http/proxy-route.ts). The embedded server ignores the environment's.
    */
   proxy?: string;
   /** How messages and the report name where `proxy` came from (default "the proxy option"; the CLI's "--proxy"). */

@@ -57,18 +57,28 @@ function firstLine(text: string): string {
   return text.split('\n')[0] ?? '';
 }
 
+/** host:port as a URL writes it: an IPv6 address in brackets, `[::1]:8443`. */
+function hostPort(at: Endpoint): string {
+  return `${isIP(at.host) === 6 ? `[${at.host}]` : at.host}:${at.port}`;
+}
+
 function describeConnect(error: NodeJS.ErrnoException, what: string, at: Endpoint): string {
   const c = code(error);
   if (c === 'ENOTFOUND' || c === 'EAI_AGAIN') return `${what} unreachable: cannot resolve host "${at.host}"`;
-  if (c === 'ECONNREFUSED') return `${what} unreachable: connection refused by ${at.host}:${at.port}`;
-  if (c === 'ETIMEDOUT' || c === 'PC_TIMEOUT') return `${what} unreachable: no connection to ${at.host}:${at.port} within the timeout`;
+  if (c === 'ECONNREFUSED') return `${what} unreachable: connection refused by ${hostPort(at)}`;
+  if (c === 'ETIMEDOUT' || c === 'PC_TIMEOUT') return `${what} unreachable: no connection to ${hostPort(at)} within the timeout`;
   return `${what} unreachable: ${c === '' ? firstLine(error.message) : `${c} (${firstLine(error.message)})`}`;
+}
+
+/** What a TLS error code means to the user. At an address, a certificate must list it as an IP entry of its subjectAltName: a DNS entry never matches one. */
+function tlsHint(c: string, host: string): string | undefined {
+  return c === 'ERR_TLS_CERT_ALTNAME_INVALID' && isIP(host) !== 0 ? 'certificate does not match the IP address' : TLS_HINTS[c];
 }
 
 function describeTls(error: NodeJS.ErrnoException, at: Endpoint, withCertificate: boolean): string {
   const c = code(error);
-  const where = `TLS error with ${at.host}:${at.port}`;
-  const hint = TLS_HINTS[c];
+  const where = `TLS error with ${hostPort(at)}`;
+  const hint = tlsHint(c, at.host);
   if (hint !== undefined) return `${where}: ${hint} (no insecure fallback is made)`;
   if (CLIENT_CERTIFICATE_ALERTS.test(c) || (withCertificate && c === 'ECONNRESET')) {
     return withCertificate
@@ -125,7 +135,7 @@ function proxyAnswer(res: IncomingMessage, proxy: ProxyRoute, target: Endpoint):
   const status = res.statusCode ?? 0;
   const text = `${status} ${res.statusMessage ?? STATUS_CODES[status] ?? ''}`.trim();
   const named = `the proxy ${describeProxy(proxy)}`;
-  const to = `${target.host}:${target.port}`;
+  const to = hostPort(target);
   if (status === 407) {
     return proxy.authorization === undefined
       ? `${named} demands credentials (${text}): give them in its URL, http://user:password@host:port`
@@ -137,7 +147,7 @@ function proxyAnswer(res: IncomingMessage, proxy: ProxyRoute, target: Endpoint):
 
 /** A CONNECT tunnel to `target` through the proxy: the socket, once the proxy answered 200. */
 function connectThroughProxy(proxy: ProxyRoute, target: Endpoint, options: ReachOptions): Promise<Socket> {
-  const to = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+  const to = hostPort(target);
   const request = (proxy.secure ? httpsRequest : httpRequest)({
     host: proxy.host,
     port: proxy.port,
@@ -156,7 +166,8 @@ function connectThroughProxy(proxy: ProxyRoute, target: Endpoint, options: Reach
     request.setTimeout(options.timeoutMs, () => fail(`${named}: no answer to CONNECT ${to} within the timeout`));
     request.on('error', (error: NodeJS.ErrnoException) => {
       const c = code(error);
-      fail(TLS_HINTS[c] !== undefined || c.startsWith('ERR_TLS_') || c.startsWith('ERR_SSL_') ? `TLS error with the ${named}: ${TLS_HINTS[c] ?? c}` : describeConnect(error, named, proxy));
+      const hint = tlsHint(c, proxy.host);
+      fail(hint !== undefined || c.startsWith('ERR_TLS_') || c.startsWith('ERR_SSL_') ? `TLS error with the ${named}: ${hint ?? c}` : describeConnect(error, named, proxy));
     });
     request.on('connect', (res: IncomingMessage, socket: Socket) => {
       request.setTimeout(0);
@@ -171,11 +182,16 @@ function connectThroughProxy(proxy: ProxyRoute, target: Endpoint, options: Reach
   });
 }
 
-/** The TLS handshake with the target over `socket`, and with a client certificate, the server's verdict on it. */
+/**
+ * The TLS handshake with the target over `socket`, and with a client certificate, the server's verdict on it.
+ * Over a socket of its own, Node checks the certificate against `servername`, else `host`, else
+ * "localhost": with an IP address, which SNI must not carry, only `host` names it (issue 30: a
+ * certificate for IP:127.0.0.1 was refused, and one for DNS:localhost accepted, at 127.0.0.1).
+ */
 function handshake(socket: Socket, target: Endpoint, options: ReachOptions): Promise<TLSSocket> {
   const withCertificate = options.clientCertificate !== undefined;
-  const secure = tlsConnect({ socket, ...serverName(target.host), ...trust(options.ca), ...(options.clientCertificate ?? {}) });
-  const settled = settle(secure, options.timeoutMs, () => `TLS error with ${target.host}:${target.port}: no handshake within the timeout`, (e) => describeTls(e, target, withCertificate));
+  const secure = tlsConnect({ socket, host: target.host, ...serverName(target.host), ...trust(options.ca), ...(options.clientCertificate ?? {}) });
+  const settled = settle(secure, options.timeoutMs, () => `TLS error with ${hostPort(target)}: no handshake within the timeout`, (e) => describeTls(e, target, withCertificate));
   secure.once('secureConnect', () => {
     if (secure.getProtocol() !== 'TLSv1.3') {
       settled.resolve();

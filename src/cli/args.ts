@@ -149,8 +149,9 @@ Options:
                          raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
   --ca <file>            Extra CA certificate (PEM) for a private TLS target (or proxy)
   --proxy <url>          Proxy for every request (http:// or https://, credentials in the URL), tunnelled
-                         with CONNECT; '' for none. Default: HTTPS_PROXY / http_proxy / ALL_PROXY, with
-                         NO_PROXY, read as curl reads them
+                         with CONNECT; '' for none. Default: https_proxy / HTTPS_PROXY (https target),
+                         http_proxy / HTTP_PROXY (http target; not HTTP_PROXY while REQUEST_METHOD
+                         is set), then all_proxy / ALL_PROXY, with no_proxy / NO_PROXY
   --header 'Name: value' Header every request carries, for a gateway in front of the target; repeatable
                          (also PETSTORE_HEADERS, one per line). Values are secrets: never recorded
   --client-cert <file>   Client certificate (PEM) for mutual TLS; the key's passphrase comes from

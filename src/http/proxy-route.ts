@@ -1,13 +1,19 @@
 /**
  * Which proxy the run's requests go through, decided once per run (the client talks to one
- * origin) the way curl decides it, so a CI runner set up for curl, npm and git needs nothing more:
+ * origin) the way Node's ecosystem reads the proxy variables (undici's EnvHttpProxyAgent, npm,
+ * Go, Python), so a CI runner set up for any of them needs nothing more:
  *
  * - an explicit proxy (`--proxy`, the library's `proxy`) wins; an empty one means none, whatever
  *   the environment says;
  * - else the environment: for an https target `https_proxy`, then `HTTPS_PROXY`; for an http
- *   target `http_proxy` only (curl never reads `HTTP_PROXY`, which a CGI server fills from the
- *   request's `Proxy:` header); then `all_proxy`, `ALL_PROXY`. The lower-case form wins, and an
- *   empty variable counts as unset;
+ *   target `http_proxy`, then `HTTP_PROXY`, except while `REQUEST_METHOD` is set (set at all,
+ *   even empty, as Python reads it): inside a CGI request a server fills `HTTP_PROXY` from the
+ *   request's `Proxy:` header ("httpoxy"), so Go and Python ignore it there, and so does the run;
+ *   then `all_proxy`, `ALL_PROXY` (curl's, kept as the last fallback: a runner set up for curl
+ *   may name its proxy there alone). The lower-case form wins where both are set, as curl and
+ *   undici read them, and an empty variable counts as unset. A target never takes the other
+ *   scheme's variable (undici would take HTTP_PROXY for an https target; curl, Go, Python and
+ *   npm do not): that variable is named as ignored, so the user can be told;
  * - else the caller's fallback (the config file's `proxy`: flags, then environment, then file);
  * - then `no_proxy` (or `NO_PROXY`) may still send the target direct, an explicit proxy's too, as
  *   curl does since 7.53: `*` alone matches every host; otherwise a list separated by commas or
@@ -48,8 +54,17 @@ export interface ProxyChoice {
   environmentDisabled?: boolean;
   /** The no_proxy/NO_PROXY variable that sent the target direct, when one did. */
   bypassedBy?: string;
-  /** A variable that is set but that curl (and so the run) ignores for this target: HTTP_PROXY. */
-  ignored?: string;
+  /** A proxy variable that is set, that a user may expect to be used, and that the run does not use for this target. */
+  ignored?: IgnoredVariable;
+}
+
+/**
+ * Why: `cgi`, HTTP_PROXY while REQUEST_METHOD is set (httpoxy); `scheme`, http_proxy or
+ * HTTP_PROXY for an https target that no https or all proxy variable covers, which goes direct.
+ */
+export interface IgnoredVariable {
+  variable: string;
+  because: 'cgi' | 'scheme';
 }
 
 /** The user's mistake: exit 2 with its one line, wherever it is caught. */
@@ -74,14 +89,31 @@ function firstSet(env: Environment, names: readonly string[]): { name: string; v
   return undefined;
 }
 
-/** The environment's proxy variables for a target of this scheme, in curl's order. */
-function proxyVariables(secure: boolean): string[] {
-  return [...(secure ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy']), 'all_proxy', 'ALL_PROXY'];
+/** Inside a CGI request (httpoxy): set at all, an empty value too, as Python reads it. */
+function inCgiRequest(env: Environment): boolean {
+  return env['REQUEST_METHOD'] !== undefined;
 }
 
-/** The environment variable curl would take the proxy of this target from, when one is set. */
+/** The environment's proxy variables for a target of this scheme, in the order they are read. */
+function proxyVariables(secure: boolean, env: Environment): string[] {
+  const schemeVariables = secure ? ['https_proxy', 'HTTPS_PROXY'] : ['http_proxy', ...(inCgiRequest(env) ? [] : ['HTTP_PROXY'])];
+  return [...schemeVariables, 'all_proxy', 'ALL_PROXY'];
+}
+
+/** The environment variable the run takes the proxy of this target from, when one is set. */
 export function environmentProxy(targetUrl: string, env: Environment): { name: string; value: string } | undefined {
-  return firstSet(env, proxyVariables(new URL(targetUrl).protocol === 'https:'));
+  return firstSet(env, proxyVariables(new URL(targetUrl).protocol === 'https:', env));
+}
+
+/** A variable set for this target's scheme, or for the other one, that the environment's choice passed over (see IgnoredVariable). */
+function ignoredVariable(secure: boolean, env: Environment, fromEnv: { name: string } | undefined): IgnoredVariable | undefined {
+  if (!secure) {
+    const passedOver = inCgiRequest(env) && variable(env, 'http_proxy') === undefined && variable(env, 'HTTP_PROXY') !== undefined;
+    return passedOver ? { variable: 'HTTP_PROXY', because: 'cgi' } : undefined;
+  }
+  if (fromEnv !== undefined) return undefined;
+  const other = firstSet(env, ['http_proxy', 'HTTP_PROXY']);
+  return other === undefined ? undefined : { variable: other.name, because: 'scheme' };
 }
 
 const EXPLICIT_PORT = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)/i;
@@ -191,8 +223,12 @@ export interface ProxyInputs {
 export function chooseProxy(targetUrl: string, inputs: ProxyInputs): ProxyChoice {
   const secure = new URL(targetUrl).protocol === 'https:';
   const fromEnv = environmentProxy(targetUrl, inputs.env);
-  const ignored = !secure && fromEnv === undefined && variable(inputs.env, 'HTTP_PROXY') !== undefined ? { ignored: 'HTTP_PROXY' } : {};
-  if (inputs.explicit !== undefined && inputs.explicit.trim() === '') return { ...(fromEnv === undefined ? {} : { environmentDisabled: true }), ...ignored };
+  if (inputs.explicit !== undefined && inputs.explicit.trim() === '') return fromEnv === undefined ? {} : { environmentDisabled: true };
+  // Only when the environment decides: beside an explicit proxy, no variable was going to be used.
+  const passedOver = inputs.explicit === undefined ? ignoredVariable(secure, inputs.env, fromEnv) : undefined;
+  const ignored = passedOver === undefined ? {} : { ignored: passedOver };
+  // Through another proxy (all_proxy, the config file's), the other scheme's variable is no surprise; HTTP_PROXY in a CGI request still is.
+  const ignoredOnRoute = passedOver?.because === 'cgi' ? ignored : {};
   const chosen =
     inputs.explicit !== undefined
       ? { raw: inputs.explicit.trim(), source: { option: inputs.labels?.explicit ?? '--proxy' } }
@@ -201,11 +237,13 @@ export function chooseProxy(targetUrl: string, inputs: ProxyInputs): ProxyChoice
         : inputs.fallback !== undefined && inputs.fallback.trim() !== ''
           ? { raw: inputs.fallback.trim(), source: { option: inputs.labels?.fallback ?? 'the config file' } }
           : undefined;
-  if (chosen === undefined) return ignored;
-  const route = parseProxyUrl(chosen.raw, chosen.source);
   const noProxy = firstSet(inputs.env, ['no_proxy', 'NO_PROXY']);
-  if (noProxy !== undefined && noProxyMatches(targetUrl, noProxy.value)) return { bypassedBy: noProxy.name, ...ignored };
-  return { route, ...ignored };
+  const bypassedBy = noProxy !== undefined && noProxyMatches(targetUrl, noProxy.value) ? noProxy.name : undefined;
+  // Where NO_PROXY sends the target direct whatever variable is read, nothing is said of one passed over.
+  if (chosen === undefined) return bypassedBy === undefined ? ignored : {};
+  const route = parseProxyUrl(chosen.raw, chosen.source);
+  if (bypassedBy !== undefined) return { bypassedBy };
+  return { route, ...ignoredOnRoute };
 }
 
 /** How a proxy is named to the user: its URL without credentials, and where it came from. */

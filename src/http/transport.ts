@@ -5,6 +5,7 @@
  * It knows nothing of keys, budgets or rate limits.
  */
 import { createRequire } from 'node:module';
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 // The Agent and the request API straight from their modules: undici's index also loads fetch,
@@ -12,7 +13,7 @@ import { rootCertificates } from 'node:tls';
 // undici is pinned to 7.x (package.json), whose layout these paths follow.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import request from 'undici/lib/api/api-request.js';
-import type { Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
+import type { buildConnector, Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
 import type { TransportErrorKind } from './errors.js';
 
 const require = createRequire(import.meta.url);
@@ -76,6 +77,22 @@ function tlsOptions(timeoutMs: number, ca: string | undefined): { timeout: numbe
 }
 
 /**
+ * The connector of the proxy's connection, with no server name (SNI) when the proxy is reached by
+ * an IP address. undici's ProxyAgent gives the connection to an https proxy its URL's host name as
+ * servername, an address too (`[::1]` brackets and all), which RFC 6066 forbids in SNI, Node warns
+ * of on stderr, and Node then checks the proxy's certificate against: `[::1]` matches no
+ * certificate. Without one, Node checks the certificate against the host connected to, the address.
+ */
+function withoutAddressServername(connect: buildConnector.connector): buildConnector.connector {
+  return (options, callback) => {
+    const { servername, ...rest } = options;
+    // undici passes null where its types say string | undefined (a proxy reached over plain http).
+    const address = typeof servername === 'string' && isIP(servername.replace(/^\[|\]$/g, '')) !== 0;
+    connect(address ? rest : options, callback);
+  };
+}
+
+/**
  * The dispatcher of a run. Through a proxy, every request goes through a CONNECT tunnel, an http
  * target's too (where curl would forward it): so nothing the proxy says (a 407, a 502 when it
  * cannot reach the target, a cached answer) can ever be taken for the server's response, and the
@@ -98,7 +115,10 @@ function createDispatcher(options: TransportOptions): Dispatcher {
     requestTls: targetTls,
     proxyTls: tlsOptions(timeoutMs, options.ca),
     // The connection to the proxy gets the run's timeouts too: a proxy that never answers CONNECT must not hold a request longer.
-    clientFactory: (origin, opts) => Object.assign(new Pool(origin, { ...opts, ...timeouts }), { connect }),
+    clientFactory: (origin, opts) => {
+      const { connect: connector, ...rest } = opts as PoolType.Options & { connect: buildConnector.connector };
+      return Object.assign(new Pool(origin, { ...rest, connect: withoutAddressServername(connector), ...timeouts }), { connect });
+    },
     ...timeouts,
   });
 }

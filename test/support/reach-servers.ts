@@ -5,7 +5,9 @@
  * its header (a 403 of its own otherwise), counting what it refused.
  */
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { createProxy } from 'proxy';
 
 export interface RunningServer {
@@ -13,8 +15,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+function listen(server: Server, host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as AddressInfo).port)));
 }
 
 /** Closes now, dropping kept-alive connections and open tunnels. */
@@ -43,11 +45,18 @@ export interface ForwardProxy extends RunningServer {
   readonly seen: number;
   /** Requests it answered 407. */
   readonly refused: number;
+  /** An https proxy's: the server name (SNI) each client sent, `false` for none. */
+  readonly serverNames: ReadonlyArray<string | false>;
 }
 
-/** A real forward proxy; with `credentials` ("user:password"), 407 to anything without them. */
-export async function startForwardProxy(options: { credentials?: string } = {}): Promise<ForwardProxy> {
-  const server = createProxy(createServer());
+/**
+ * A real forward proxy; with `credentials` ("user:password"), 407 to anything without them; with
+ * `tls`, an https:// proxy with that certificate; on `host` (default 127.0.0.1; ::1 for IPv6).
+ */
+export async function startForwardProxy(options: { credentials?: string; tls?: { cert: string; key: string }; host?: string } = {}): Promise<ForwardProxy> {
+  const server = createProxy(options.tls === undefined ? createServer() : createHttpsServer(options.tls));
+  const serverNames: Array<string | false> = [];
+  server.on('secureConnection', (socket: TLSSocket) => serverNames.push(socket.servername ?? false));
   const sockets = tracked(server);
   const tunnels: string[] = [];
   let seen = 0;
@@ -63,11 +72,15 @@ export async function startForwardProxy(options: { credentials?: string } = {}):
     if (req.method === 'CONNECT' && req.url !== undefined) tunnels.push(req.url);
     return true;
   };
-  const port = await listen(server);
+  const host = options.host ?? '127.0.0.1';
+  const port = await listen(server, host);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`,
     get tunnels() {
       return tunnels;
+    },
+    get serverNames() {
+      return serverNames;
     },
     get seen() {
       return seen;
