@@ -209,17 +209,22 @@ function createdPets(t: RequirementRun): CreatedPet[] {
  * (overlapping writes, issue 24; among groups as large, the one worth most), then the others most
  * worth a fetch (worthFetching), one fetch per
  * id (two creations answered with one id are PET-002's finding, and a store can show only one pet
- * under it), at most MAX_FETCHES.
+ * under it), at most MAX_FETCHES; and the pet whose name a later creation took, when those leave it
+ * out (the first group, which holds it, is the one fetched unless another overlapped more), since
+ * a store may replace or drop a pet when a second one takes its name.
  */
 function toFetch(t: RequirementRun, created: readonly CreatedPet[], together: readonly Exchange[]): CreatedPet[] {
-  const ranked = worthFetching(t, created.map((c) => c.pet), created.map((c) => c.creation)).flatMap((pet) => created.filter((c) => c.pet === pet));
+  const creations = created.map((c) => c.creation);
+  const ranked = worthFetching(t, created.map((c) => c.pet), creations).flatMap((pet) => created.filter((c) => c.pet === pet));
   const first = ranked.filter((c) => together.includes(c.creation));
   const byId = new Map<bigint, CreatedPet>();
   for (const c of [...first, ...ranked.filter((other) => !first.includes(other))]) {
     const id = idOf(c.pet);
     if (id !== undefined && !byId.has(id)) byId.set(id, c);
   }
-  return [...byId.values()].slice(0, MAX_FETCHES);
+  const chosen = [...byId.values()].slice(0, MAX_FETCHES);
+  const nameHolder = [...byId.values()].find((c) => nameTakenLater(c.creation, creations));
+  return nameHolder === undefined || chosen.includes(nameHolder) ? chosen : [...chosen, nameHolder];
 }
 
 const SENT_ALONE =

@@ -101,34 +101,37 @@ describe.concurrent('create-and-store variants', () => {
     }
   });
 
-  test('the reference creates a pet with a name it already holds under a new id, and CREATE-002 reads the earlier pet afterwards', { timeout: RUN_TIMEOUT_MS }, async () => {
-    const seen: { method: string; path: string; name?: string; created?: JsonObject; status: number }[] = [];
-    const run = await runVariant(
-      { name: 'reference-names', kind: 'conforming', breaks: [], why: 'records creations and fetches' },
-      {
-        finalize: (response, ctx) => {
-          const sent = ctx.method === 'POST' ? parseJson(ctx.body.toString('utf8')) : undefined;
-          const answer = ctx.method === 'POST' && typeof response.body === 'string' ? parseJson(response.body) : undefined;
-          seen.push({
-            method: ctx.method,
-            path: ctx.url.pathname,
-            status: response.status,
-            ...(sent?.ok === true && isJsonObject(sent.value) && typeof sent.value['name'] === 'string' ? { name: sent.value['name'] } : {}),
-            ...(answer?.ok === true && isJsonObject(answer.value) ? { created: answer.value } : {}),
-          });
-          return referenceBehaviour.finalize(response, ctx);
+  // unknown-category-400 refuses the first group's categoryId 2^53+1, so the second group is the larger one CREATE-002 fetches.
+  for (const name of ['reference', 'unknown-category-400']) {
+    test(`${name} creates a pet with a name it already holds under a new id, and CREATE-002 reads the earlier pet afterwards`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const seen: { method: string; path: string; name?: string; created?: JsonObject; status: number }[] = [];
+      const run = await runVariant(
+        name === 'reference' ? { name: 'reference-names', kind: 'conforming', breaks: [], why: 'records creations and fetches' } : variant(name),
+        {
+          finalize: (response, ctx) => {
+            const sent = ctx.method === 'POST' ? parseJson(ctx.body.toString('utf8')) : undefined;
+            const answer = ctx.method === 'POST' && typeof response.body === 'string' ? parseJson(response.body) : undefined;
+            seen.push({
+              method: ctx.method,
+              path: ctx.url.pathname,
+              status: response.status,
+              ...(sent?.ok === true && isJsonObject(sent.value) && typeof sent.value['name'] === 'string' ? { name: sent.value['name'] } : {}),
+              ...(answer?.ok === true && isJsonObject(answer.value) ? { created: answer.value } : {}),
+            });
+            return referenceBehaviour.finalize(response, ctx);
+          },
         },
-      },
-    );
-    expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
-    const creations = seen.filter((r) => r.method === 'POST' && r.status === 201 && r.name !== undefined && r.name !== '');
-    const second = creations.findIndex((r, i) => creations.slice(0, i).some((earlier) => earlier.name === r.name));
-    expect(second, 'two creations sent one name').toBeGreaterThan(0);
-    const first = creations.find((r) => r.name === creations[second]?.name);
-    expect(String(creations[second]?.created?.['id'])).not.toBe(String(first?.created?.['id']));
-    const afterSecond = seen.slice(seen.indexOf(creations[second]!));
-    expect(afterSecond.some((r) => r.method === 'GET' && r.path === `/v1/pets/${String(first?.created?.['id'])}` && r.status === 200), 'the earlier pet is fetched after the second creation').toBe(true);
-  });
+      );
+      expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+      const creations = seen.filter((r) => r.method === 'POST' && r.status === 201 && r.name !== undefined && r.name !== '');
+      const second = creations.findIndex((r, i) => creations.slice(0, i).some((earlier) => earlier.name === r.name));
+      expect(second, 'two creations sent one name').toBeGreaterThan(0);
+      const first = creations.find((r) => r.name === creations[second]?.name);
+      expect(String(creations[second]?.created?.['id'])).not.toBe(String(first?.created?.['id']));
+      const afterSecond = seen.slice(seen.indexOf(creations[second]!));
+      expect(afterSecond.some((r) => r.method === 'GET' && r.path === `/v1/pets/${String(first?.created?.['id'])}` && r.status === 200), 'the earlier pet is fetched after the second creation').toBe(true);
+    });
+  }
 
   for (const name of ['numbers-as-doubles', 'beyond-int64-accepted']) {
     test(`${name} fails the same requirements whatever the seed`, { timeout: RUN_TIMEOUT_MS }, async () => {
