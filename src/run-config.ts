@@ -42,6 +42,8 @@ export interface RunConfig {
   ca?: string;
   /** RATE-007 opt-in (--exhaust-daily-quota): use up the key's daily quota. */
   exhaustDailyQuota?: boolean;
+  /** CREATE-005 opt-in (--risk-breaking-store): last in the run, names a store may not survive, and reads after them. */
+  riskBreakingStore?: boolean;
   /** Send every exchange to the main side as it completes, for Report.exchanges (--reporter har). */
   exchangeLog?: boolean;
   /** Absent: 'shared'. */

@@ -39,12 +39,40 @@ function expectedPet(input: NewPetInput): JsonObject {
   };
 }
 
+/** A pet CREATE-001 created, as its 201 showed it, and the exchange of that 201. */
+interface Created {
+  pet: JsonObject;
+  exchange: Exchange;
+}
+
 /** What CREATE-001 knows while its property runs: categories the server shows, and creations that succeeded. */
 interface CreateContext {
   shown: Set<bigint>;
   /** Inputs for which a 400 is reasonable (empty or very long name): the spec sets no rule on names. */
   nameEdges: ReadonlySet<NewPetInput>;
   created: number;
+  /** The pet each fixed example created, for an example that takes its name (NewPetInput.nameOf). */
+  byExample: Map<NewPetInput, Created>;
+}
+
+/** The name a created pet holds, as its 201 showed it. */
+const heldName = (held: Created): string | undefined => (typeof held.pet['name'] === 'string' ? held.pet['name'] : undefined);
+
+/**
+ * A valid NewPet named like a pet the store already holds was refused: the spec gives names no
+ * rule, uniqueness included, so that is no reason to refuse it. Cites the earlier pet's creation.
+ */
+function refusedHeldName(status: number | string | undefined, held: Created, ex: Exchange): Finding {
+  const id = idOf(held.pet);
+  return {
+    ...violation(
+      'CREATE-001',
+      `Received ${status} for a valid NewPet whose name a pet this run created already holds / Expected 201 and a pet with an id of its own: the spec does not make names unique`,
+      ex.seq,
+      `name ${JSON.stringify(heldName(held))}, held by pet ${id ?? '(no integer id)'} created by exchange #${held.exchange.seq}`,
+    ),
+    pairedWith: held.exchange.seq,
+  };
 }
 
 /** Why a 400 for this valid NewPet is a reasonable reading, or undefined when it is not. */
@@ -58,14 +86,27 @@ function refusalReading(input: NewPetInput, ctx: CreateContext): string | undefi
   return undefined;
 }
 
-async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateContext): Promise<Finding[]> {
+/** The input as this request sends it: its own marker, or the name of the earlier pet it is to share (NewPetInput.nameOf). */
+function inputToSend(t: RequirementRun, given: NewPetInput, ctx: CreateContext): { input: NewPetInput; held?: Created; note?: Finding } {
   const input = markedInput(given, t.session.probes.next());
+  if (given.nameOf === undefined) return { input };
+  const held = ctx.byExample.get(given.nameOf);
+  const name = held === undefined ? undefined : heldName(held);
+  // The earlier pet was refused or came back nameless (CREATE-001's findings already): a name of its own then.
+  if (held === undefined || name === undefined) return { input, note: observation('CREATE-001', 'the NewPet meant to take a name the store already holds was sent with a name of its own: the pet whose name it was to take was not created with one') };
+  return { input: { ...input, name }, held };
+}
+
+async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateContext): Promise<Finding[]> {
+  const { input, held, note } = inputToSend(t, given, ctx);
   const ex = await t.send({ method: 'POST', path: '/pets', body: newPetBody(input), contentType: 'application/json' });
   const status = ex.response?.status;
   const reading = refusalReading(given, ctx);
-  if (status === 400 && reading !== undefined) return [observation('CREATE-001', reading, ex.seq)];
+  const noted: Finding[] = note === undefined ? [] : [{ ...note, exchange: ex.seq }];
+  if (status === 400 && reading !== undefined) return [...noted, observation('CREATE-001', reading, ex.seq)];
   if (status !== 201) {
-    return [violation('CREATE-001', `Received ${status ?? ex.error?.code} for a valid NewPet / Expected 201${reading === undefined ? '' : ' (or 400)'}`, ex.seq)];
+    if (held !== undefined) return [refusedHeldName(status ?? ex.error?.code, held, ex)];
+    return [...noted, violation('CREATE-001', `Received ${status ?? ex.error?.code} for a valid NewPet / Expected 201${reading === undefined ? '' : ' (or 400)'}`, ex.seq)];
   }
   const body = jsonBody(ex);
   if (body === undefined || !body.ok || !isJsonObject(body.value)) {
@@ -73,14 +114,17 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   }
   const pet = body.value;
   ctx.created += 1;
+  ctx.byExample.set(given, { pet, exchange: ex });
   ctx.shown.add(input.categoryId);
   t.session.recordCreated(pet, ex);
+  if (held !== undefined) noted.push(observation('CREATE-001', `a NewPet named like pet ${idOf(held.pet) ?? '?'} (exchange #${held.exchange.seq}) was created as pet ${idOf(pet) ?? '?'}: names need not be unique`, ex.seq));
   // A name taken from a member named like it in another case is named as such: the server matched member names ignoring case.
   const taken = otherCaseNameTaken(pet, input);
   const echo = taken === undefined ? 'Created pet does not echo the request' : `Created pet is named by the member "${taken}", not by "name" (member names are case-sensitive)`;
-  const findings: Finding[] = fieldDifferences(pet, expectedPet(input), input.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status']).map(
-    (d) => violation('CREATE-001', `${echo}: ${d}`, ex.seq),
-  );
+  const findings: Finding[] = [
+    ...noted,
+    ...fieldDifferences(pet, expectedPet(input), input.status === undefined ? ['name', 'categoryId'] : ['name', 'categoryId', 'status']).map((d) => violation('CREATE-001', `${echo}: ${d}`, ex.seq)),
+  ];
   if (input.status === undefined) {
     const got = pet['status'];
     findings.push(observation('CREATE-001', `status omitted on creation: the service returned ${got === undefined ? 'no status' : `status ${JSON.stringify(got)}`}`, ex.seq));
@@ -97,33 +141,45 @@ function sentObject(ex: Exchange | undefined): JsonObject | undefined {
 const magnitude = (value: unknown): bigint | undefined =>
   typeof value === 'bigint' ? (value < 0n ? -value : value) : typeof value === 'number' && Number.isInteger(value) ? BigInt(Math.abs(value)) : undefined;
 
-/**
- * What a fetch of the pet a creation made can show: 0 for a name sent beside members named like it
- * in other cases (a store may keep theirs), 1 for a categoryId beyond 2^53 (a store may round it),
- * 2 for any other.
- */
-function worthClass(creation: Exchange | undefined): number {
-  const sent = sentObject(creation);
-  const size = magnitude(sent?.['categoryId']);
-  return sent !== undefined && otherCaseMembers(sent, 'name').length > 0 ? 0 : size !== undefined && size > TWO_53 ? 1 : 2;
+/** Whether a creation sent after this one carried the same name: the pet this one made must still hold it, as created. */
+function nameTakenLater(creation: Exchange, creations: readonly Exchange[]): boolean {
+  const name = sentObject(creation)?.['name'];
+  return typeof name === 'string' && name !== '' && creations.some((other) => other.seq > creation.seq && sentObject(other)?.['name'] === name);
 }
 
-/** How much a group of creations is worth fetching whole: the name beside other cases first, then each categoryId beyond 2^53. */
-const groupWorth = (group: readonly Exchange[]): number => group.reduce((sum, ex) => sum + [10, 1, 0][worthClass(ex)]!, 0);
+/**
+ * What a fetch of the pet a creation made can show: 0 for a name sent beside members named like it
+ * in other cases (a store may keep theirs), 1 for a name a later creation took (CREATE-001's name
+ * already held: a store may have replaced or changed that pet), 2 for a categoryId beyond 2^53 (a
+ * store may round it), 3 for any other.
+ */
+function worthClass(creation: Exchange | undefined, creations: readonly Exchange[]): number {
+  const sent = sentObject(creation);
+  const size = magnitude(sent?.['categoryId']);
+  if (sent !== undefined && otherCaseMembers(sent, 'name').length > 0) return 0;
+  if (creation !== undefined && nameTakenLater(creation, creations)) return 1;
+  return size !== undefined && size > TWO_53 ? 2 : 3;
+}
+
+/** How much a group of creations is worth fetching whole: the name beside other cases first, then a name taken later, then each categoryId beyond 2^53. */
+const groupWorthAmong =
+  (creations: readonly Exchange[]) =>
+  (group: readonly Exchange[]): number =>
+    group.reduce((sum, ex) => sum + [10, 2, 1, 0][worthClass(ex, creations)]!, 0);
 
 /**
  * The created pets most worth a fetch, first: the one whose name was sent beside members named
- * like it in other cases (a 201 must store the name sent, not theirs), then the one whose
- * categoryId lies nearest above 2^53 (where a double first loses digits), then the others in the
- * order they were sent. Ranked by the requests, not by the order of the answers, so requests sent
- * together choose the same pets in every run.
+ * like it in other cases (a 201 must store the name sent, not theirs), then one whose name a later
+ * creation took, then the one whose categoryId lies nearest above 2^53 (where a double first loses
+ * digits), then the others in the order they were sent. Ranked by the requests, not by the order
+ * of the answers, so requests sent together choose the same pets in every run.
  */
-function worthFetching(t: RequirementRun, pets: readonly JsonObject[]): JsonObject[] {
+function worthFetching(t: RequirementRun, pets: readonly JsonObject[], creations: readonly Exchange[]): JsonObject[] {
   const rank = (pet: JsonObject): [number, bigint, number] => {
     const ex = t.session.creationOf(pet);
     const size = magnitude(sentObject(ex)?.['categoryId']);
-    const group = worthClass(ex);
-    return [group, group === 1 ? (size ?? 0n) : 0n, ex?.seq ?? Number.MAX_SAFE_INTEGER];
+    const group = worthClass(ex, creations);
+    return [group, group === 2 ? (size ?? 0n) : 0n, ex?.seq ?? Number.MAX_SAFE_INTEGER];
   };
   const ranked = pets.map((pet) => ({ pet, rank: rank(pet) }));
   ranked.sort(({ rank: a }, { rank: b }) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
@@ -153,17 +209,22 @@ function createdPets(t: RequirementRun): CreatedPet[] {
  * (overlapping writes, issue 24; among groups as large, the one worth most), then the others most
  * worth a fetch (worthFetching), one fetch per
  * id (two creations answered with one id are PET-002's finding, and a store can show only one pet
- * under it), at most MAX_FETCHES.
+ * under it), at most MAX_FETCHES; and the pet whose name a later creation took, when those leave it
+ * out (the first group, which holds it, is the one fetched unless another overlapped more), since
+ * a store may replace or drop a pet when a second one takes its name.
  */
 function toFetch(t: RequirementRun, created: readonly CreatedPet[], together: readonly Exchange[]): CreatedPet[] {
-  const ranked = worthFetching(t, created.map((c) => c.pet)).flatMap((pet) => created.filter((c) => c.pet === pet));
+  const creations = created.map((c) => c.creation);
+  const ranked = worthFetching(t, created.map((c) => c.pet), creations).flatMap((pet) => created.filter((c) => c.pet === pet));
   const first = ranked.filter((c) => together.includes(c.creation));
   const byId = new Map<bigint, CreatedPet>();
   for (const c of [...first, ...ranked.filter((other) => !first.includes(other))]) {
     const id = idOf(c.pet);
     if (id !== undefined && !byId.has(id)) byId.set(id, c);
   }
-  return [...byId.values()].slice(0, MAX_FETCHES);
+  const chosen = [...byId.values()].slice(0, MAX_FETCHES);
+  const nameHolder = [...byId.values()].find((c) => nameTakenLater(c.creation, creations));
+  return nameHolder === undefined || chosen.includes(nameHolder) ? chosen : [...chosen, nameHolder];
 }
 
 const SENT_ALONE =
@@ -192,6 +253,7 @@ describe('4.2 createPet', () => {
       shown: new Set(categoryIds),
       nameEdges: new Set(examples.filter((e) => e.nameEdge).map((e) => e.input)),
       created: 0,
+      byExample: new Map(),
     };
     const runs = Math.max(plan.validCreate, shortOfDefaultPage - examples.length);
     try {
@@ -216,7 +278,8 @@ describe('4.2 createPet', () => {
     // body that should have been refused is CREATE-003's finding, whatever a fetch then shows.
     const created = createdPets(t).filter(({ pet }) => idOf(pet) !== undefined && !t.session.probes.isAcceptedInvalid(pet));
     if (created.length === 0) t.inconclusive('no pet with an integer id was created in this run (createPet failed or was deselected)');
-    const together = inFlightTogether(created.map((c) => c.creation), groupWorth);
+    const creations = created.map((c) => c.creation);
+    const together = inFlightTogether(creations, groupWorthAmong(creations));
     noteOverlap(t, together);
     let undecided: string | undefined;
     for (const pet of toFetch(t, created, together)) {

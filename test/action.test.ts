@@ -22,7 +22,7 @@ import { startGateway, startForwardProxy } from './support/reach-servers.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
 const KEY = 'pc-action-secret-8e2b/q+z=';
-const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'max-requests', 'report-dir', 'reporters', 'config', 'proxy', 'headers', 'client-cert', 'client-key'];
+const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'risk-breaking-store', 'max-requests', 'report-dir', 'reporters', 'config', 'proxy', 'headers', 'client-cert', 'client-key'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir', 'predicate-path'];
 const tempDir = tempDirs();
 
@@ -304,5 +304,20 @@ describe('the action run against servers', () => {
     const mode = await runAction({ 'rate-limit-sharing': 'private' });
     expect(mode.code).toBe(2);
     expect(mode.stderr.trim().split('\n')).toEqual(['petstore-conformance action: rate-limit-sharing must be shared or dedicated, got "private"']);
+    const risk = await runAction({ 'risk-breaking-store': 'maybe' });
+    expect(risk.stderr.trim().split('\n')).toEqual(['petstore-conformance action: risk-breaking-store must be true or false, got "maybe"']);
   });
+
+  it('risk-breaking-store: refused beside rate-limit-sharing shared (exit 2, one line); otherwise passed on, CREATE-005 exercised on a dedicated key', async () => {
+    const shared = await runAction({ 'risk-breaking-store': 'true', 'rate-limit-sharing': 'shared' });
+    expect(shared.code).toBe(2);
+    expect(shared.stderr.trim().split('\n')).toEqual([
+      'petstore-conformance action: risk-breaking-store cannot be used with rate-limit-sharing: shared: others who use the key use the store it may break; leave rate-limit-sharing empty or set it to dedicated',
+    ]);
+    const run = await runAction({ 'base-url': good.baseUrl, plan: 'free', 'risk-breaking-store': 'true', only: 'CREATE-005' });
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.files.get('report.json') ?? '{}') as { keyUse?: { mode: string }; requirements?: Array<{ id: string; status: string }> };
+    expect(report.requirements?.find((r) => r.id === 'CREATE-005')?.status).toBe('pass');
+    expect(report.keyUse?.mode).toBe('dedicated');
+  }, 240_000);
 });

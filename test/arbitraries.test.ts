@@ -3,7 +3,8 @@ import { fc, test } from '@fast-check/vitest';
 import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
 import { UNKNOWN_ID_PROBES, unknownIdCandidates } from '../src/arbitraries/pet-ids.js';
-import { markedInput, NAME_IN_OTHER_CASE, newPetBody, newPetExamples, otherCaseNameTaken, validNewPet } from '../src/arbitraries/newPet.js';
+import { markedInput, NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples, otherCaseNameTaken, validNewPet } from '../src/arbitraries/newPet.js';
+import { MIN_GROUP } from '../src/session/session.js';
 import { inCase, otherCaseMembers, withFieldsInCase } from '../src/arbitraries/member-case.js';
 import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';
@@ -156,6 +157,18 @@ describe('newPetExamples', () => {
       const parsed = parseJson(newPetBody({ ...e.input, name: withMarker(e.input.name, 'pc-x-1-') }));
       expect(parsed.ok && validate('NewPet', parsed.value), e.label).toEqual([]);
     }
+  });
+
+  test("sends one NewPet, in a later group than the first, with the name the first example's pet holds and another status", () => {
+    const examples = newPetExamples(7n);
+    const index = examples.findIndex((e) => e.label === NAME_ALREADY_HELD);
+    const example = examples[index];
+    expect(example?.input.nameOf).toBe(examples[0]?.input);
+    expect(index).toBeGreaterThanOrEqual(MIN_GROUP);
+    expect(example?.input.status).toBeDefined();
+    expect(example?.input.status).not.toBe(examples[0]?.input.status);
+    expect(example?.input.categoryId).toBe(7n);
+    expect(example?.nameEdge).toBe(false);
   });
 
   test('sends one name between members named like it in other cases, each marked, with a category the server shows', () => {

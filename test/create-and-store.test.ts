@@ -6,6 +6,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { VARIANTS, type Variant } from '../fixtures/variants/index.js';
+import { referenceBehaviour } from '../fixtures/reference-server/index.js';
+import { isJsonObject, parseJson, type JsonObject } from '../src/interface/json.js';
 import { UNDECIDABLE_STORE } from '../fixtures/variants/create-and-store.js';
 import type { Report } from '../src/report/types.js';
 import { describeFailures, runVariant, type VariantRun } from './support/variant-run.js';
@@ -79,6 +81,57 @@ describe.concurrent('create-and-store variants', () => {
     expect(requirement(run, 'CREATE-001')?.status).toBe('pass');
     expect(observed(run, 'CREATE-001').join('\n')).toContain('categoryId 9223372036854775807 it does not show');
   });
+
+  test('names-unique fails CREATE-001 alone whatever the seed, citing the pet that holds the name and saying names need not be unique', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const runs = await Promise.all(SEEDS.map((seed) => runVariant({ ...variant('names-unique'), args: ['--seed', String(seed)] })));
+    for (const run of runs) {
+      expect(run.failing, describeFailures(run, run.failing)).toEqual(['CREATE-001']);
+      const evidence = requirement(run, 'CREATE-001')?.evidence ?? [];
+      const index = evidence.findIndex((e) => e.kind === 'violation' && e.message.includes('the spec does not make names unique'));
+      const refusal = evidence[index];
+      const earlier = evidence[index + 1];
+      expect(refusal?.exchange?.response?.status).toBe(409);
+      const held = /held by pet (\d+) created by exchange #(\d+)\)$/.exec(refusal?.message ?? '');
+      expect(held, refusal?.message).not.toBeNull();
+      // The earlier pet's creation is the evidence beside it: its 201 gave that id to a pet of that name.
+      expect(earlier?.message).toBe(`compared with exchange #${held?.[2]}: POST /pets`);
+      const created = parseJson(earlier?.exchange?.response?.body ?? '');
+      const sent = parseJson(refusal?.exchange?.request.body ?? '');
+      expect(created.ok && isJsonObject(created.value) ? [String(created.value['id']), created.value['name']] : undefined).toEqual([held?.[1], sent.ok && isJsonObject(sent.value) ? sent.value['name'] : '?']);
+    }
+  });
+
+  // unknown-category-400 refuses the first group's categoryId 2^53+1, so the second group is the larger one CREATE-002 fetches.
+  for (const name of ['reference', 'unknown-category-400']) {
+    test(`${name} creates a pet with a name it already holds under a new id, and CREATE-002 reads the earlier pet afterwards`, { timeout: RUN_TIMEOUT_MS }, async () => {
+      const seen: { method: string; path: string; name?: string; created?: JsonObject; status: number }[] = [];
+      const run = await runVariant(
+        name === 'reference' ? { name: 'reference-names', kind: 'conforming', breaks: [], why: 'records creations and fetches' } : variant(name),
+        {
+          finalize: (response, ctx) => {
+            const sent = ctx.method === 'POST' ? parseJson(ctx.body.toString('utf8')) : undefined;
+            const answer = ctx.method === 'POST' && typeof response.body === 'string' ? parseJson(response.body) : undefined;
+            seen.push({
+              method: ctx.method,
+              path: ctx.url.pathname,
+              status: response.status,
+              ...(sent?.ok === true && isJsonObject(sent.value) && typeof sent.value['name'] === 'string' ? { name: sent.value['name'] } : {}),
+              ...(answer?.ok === true && isJsonObject(answer.value) ? { created: answer.value } : {}),
+            });
+            return referenceBehaviour.finalize(response, ctx);
+          },
+        },
+      );
+      expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
+      const creations = seen.filter((r) => r.method === 'POST' && r.status === 201 && r.name !== undefined && r.name !== '');
+      const second = creations.findIndex((r, i) => creations.slice(0, i).some((earlier) => earlier.name === r.name));
+      expect(second, 'two creations sent one name').toBeGreaterThan(0);
+      const first = creations.find((r) => r.name === creations[second]?.name);
+      expect(String(creations[second]?.created?.['id'])).not.toBe(String(first?.created?.['id']));
+      const afterSecond = seen.slice(seen.indexOf(creations[second]!));
+      expect(afterSecond.some((r) => r.method === 'GET' && r.path === `/v1/pets/${String(first?.created?.['id'])}` && r.status === 200), 'the earlier pet is fetched after the second creation').toBe(true);
+    });
+  }
 
   for (const name of ['numbers-as-doubles', 'beyond-int64-accepted']) {
     test(`${name} fails the same requirements whatever the seed`, { timeout: RUN_TIMEOUT_MS }, async () => {

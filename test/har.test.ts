@@ -78,6 +78,20 @@ describe('renderHar on a report with an exchange log', () => {
     expect(sent?.postData?.comment).toMatch(/^body cut to its first 2000 characters of 6011 bytes/);
   });
 
+  it('shows a request body that is not UTF-8 as \\xHH, its size in bytes, and its exact bytes in the comment', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"name":"a ', 'utf8'), Buffer.from([0xff, 0xc0]), Buffer.from('"}', 'utf8')]);
+    const post = makeExchange({ seq: 1, method: 'POST', status: 400 });
+    post.request = { ...post.request, body: '{"name":"a \\xFF\\xC0"}', bodyBase64: bytes.toString('base64'), headers: { ...post.request.headers, 'content-type': 'application/json' } };
+    const logged = withLog([loggedExchange(post)]);
+    const har = JSON.parse(renderHar(logged)) as Har;
+    expect(await harErrors(har)).toEqual([]);
+    const sent = har.log.entries[0]?.request;
+    expect(sent?.postData?.text).toBe('{"name":"a \\xFF\\xC0"}');
+    expect(sent?.bodySize).toBe(bytes.length);
+    expect(sent?.postData?.comment).toBe(`not UTF-8: each ill-formed byte is shown as \\xHH; the exact bytes, base64: ${bytes.toString('base64')}`);
+    expect(reportSchemaErrors(logged)).toEqual([]);
+  });
+
   it('renders a report without the log as an archive with no entries that says why', () => {
     const har = JSON.parse(renderHar(passingReport())) as Har & { log: { comment: string } };
     expect(har.log.entries).toEqual([]);

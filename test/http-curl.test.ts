@@ -18,6 +18,7 @@ interface Seen {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  raw: Buffer;
 }
 
 const seen: Seen[] = [];
@@ -25,7 +26,8 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    const raw = Buffer.concat(chunks);
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw.toString('utf8'), raw });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('[]');
   });
@@ -84,6 +86,28 @@ describe('toCurl', () => {
     expect(line).not.toContain('-X POST');
     expect(replayed.body).toBe(body);
     expect(comparable(replayed)).toEqual(comparable(original));
+  });
+
+  it('replays a body that is not UTF-8 byte for byte (printf from octal escapes, in bash and POSIX sh), recording \\xHH and the exact bytes', async () => {
+    const raw = Buffer.concat([Buffer.from('{"name":"a\\\\b 100% \'q\' é ', 'utf8'), Buffer.from([0xff, 0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from(' end","categoryId":1}', 'utf8')]);
+    const { ex, line, original, replayed } = await replay({ method: 'POST', path: '/pets', body: raw, contentType: 'application/json' });
+    expect(original.raw.equals(raw)).toBe(true);
+    expect(replayed.raw.equals(raw)).toBe(true);
+    expect(line).toMatch(/^printf '.*' \| curl -i /);
+    expect(line).toContain('--data-binary @-');
+    expect(ex.request.body).toBe('{"name":"a\\\\b 100% \'q\' é \\xFF\\xC0\\xAF\\xED\\xA0\\x80 end","categoryId":1}');
+    expect(ex.request.bodyBase64).toBe(raw.toString('base64'));
+    const before = seen.length;
+    await run('sh', ['-c', `${line} --silent --output /dev/null`], { env: { ...process.env, PETSTORE_API_KEY: KEY } });
+    expect(seen[before]?.raw.equals(raw)).toBe(true);
+  });
+
+  it('records a body given as bytes that are UTF-8 as its text, with no base64', async () => {
+    const { ex, line, replayed } = await replay({ method: 'POST', path: '/pets', body: Buffer.from('{"name":"é 🐶"}', 'utf8'), contentType: 'application/json' });
+    expect(ex.request.body).toBe('{"name":"é 🐶"}');
+    expect(ex.request.bodyBase64).toBeUndefined();
+    expect(line).toContain('--data-raw');
+    expect(replayed.body).toBe('{"name":"é 🐶"}');
   });
 
   it('keeps an explicit method and drops curl’s own Content-Type when none was sent', async () => {

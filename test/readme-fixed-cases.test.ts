@@ -10,7 +10,7 @@ import { referenceBehaviour as ref } from '../fixtures/reference-server/index.js
 import { fixedInvalidLimits } from '../src/arbitraries/limits.js';
 import { NON_POSITIVE_IDS, NOT_INT64, UNKNOWN_ID_PROBES } from '../src/arbitraries/pet-ids.js';
 import { INVALID_NEW_PET_KINDS, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
-import { NAME_IN_OTHER_CASE, newPetBody, newPetExamples } from '../src/arbitraries/newPet.js';
+import { NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples } from '../src/arbitraries/newPet.js';
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
@@ -94,6 +94,17 @@ describe('the README says how the valid creates are sent together, as the code d
     expect(bullet).toContain(`in groups of ${NUMBER_WORDS[MIN_GROUP]} released at the same moment`);
     expect(bullet).toContain(`cannot take ${NUMBER_WORDS[MIN_GROUP]} at once`);
   });
+
+  it('a name the store already holds: which group takes it from which, with which status', () => {
+    const bullet = fixedCaseBullets().get('createPet, valid') ?? '';
+    const examples = newPetExamples(1n);
+    const index = examples.findIndex((e) => e.label === NAME_ALREADY_HELD);
+    const taker = examples[index]?.input;
+    const source = examples.findIndex((e) => e.input === taker?.nameOf);
+    const group = (i: number): string => ['first', 'second', 'third', 'fourth'][Math.floor(i / MIN_GROUP)] ?? '?';
+    expect(bullet).toContain('a name the store already holds');
+    expect(bullet).toContain(`the ${group(index)} group's ${taker?.status ?? '?'} pet is sent with the name the ${group(source)} group's ${examples[source]?.input.status ?? '?'} pet was created with`);
+  });
 });
 
 describe('a run against the reference server sends every case the README names', () => {
@@ -147,6 +158,14 @@ describe('a run against the reference server sends every case the README names',
     expect(bodies.some((b) => members(b) === 'NAME,CATEGORYID,status')).toBe(true);
     expect(bodies.some((b) => /^\{.*\} trailing$/.test(b))).toBe(true);
     expect(bodies.some((b) => /^\{[^{}]*\}\{[^{}]*\}$/.test(b))).toBe(true);
+  });
+
+  it('a valid create with a name an earlier create of the run was sent with', () => {
+    const names = seen.filter((r) => r.path === '/v1/pets').flatMap((r) => {
+      const parsed = parseJson(r.body);
+      return parsed.ok && isJsonObject(parsed.value) && typeof parsed.value['name'] === 'string' && parsed.value['name'] !== '' ? [parsed.value['name']] : [];
+    });
+    expect(names.filter((name, i) => names.indexOf(name) !== i)).toHaveLength(1);
   });
 
   it('the valid creates, sent together: the creations in flight at once that CREATE-002 fetched', () => {

@@ -11,8 +11,11 @@ import { runCli, stderrBesidesProgress, type CliResult } from './support/cli.js'
 import { reportSchemaErrors } from './support/report-schema.js';
 import { tempDirs } from './support/temp-dirs.js';
 
-/** Not exercised by default: RATE-004 needs --plan, RATE-007 an opt-in flag (exhausting a daily quota harms the key). */
-const NOT_EXERCISED_BY_DEFAULT = ['RATE-004', 'RATE-007'];
+/**
+ * Not exercised by default: RATE-004 needs --plan; CREATE-005 and RATE-007 an opt-in flag (names a
+ * store may not survive harm the store, exhausting a daily quota harms the key).
+ */
+const NOT_EXERCISED_BY_DEFAULT = ['CREATE-005', 'RATE-004', 'RATE-007'];
 
 const tempDir = tempDirs();
 let result: CliResult;
@@ -34,10 +37,13 @@ describe('the full run against the embedded reference server', () => {
     expect(report.notExercised.map((n) => n.id)).toEqual(NOT_EXERCISED_BY_DEFAULT);
     expect(report.notExercised.find((n) => n.id === 'RATE-004')?.reason).toMatch(/--plan/);
     expect(report.notExercised.find((n) => n.id === 'RATE-007')?.reason).toMatch(/--exhaust-daily-quota/);
+    expect(report.notExercised.find((n) => n.id === 'CREATE-005')?.reason).toMatch(/--risk-breaking-store/);
     expect(report.target.plan).toBeUndefined();
     const total = report.requirements.length;
     const passing = total - NOT_EXERCISED_BY_DEFAULT.length;
-    expect(report.verdictLine).toMatch(new RegExp(`^CONFORMS: ${passing} of ${total} requirements pass; not exercised: RATE-004 \\(.*--plan.*\\), RATE-007 \\(opt in with --exhaust-daily-quota`));
+    expect(report.verdictLine).toMatch(
+      new RegExp(`^CONFORMS: ${passing} of ${total} requirements pass; not exercised: CREATE-005 \\(opt in with --risk-breaking-store .*\\), RATE-004 \\(.*--plan.*\\), RATE-007 \\(opt in with --exhaust-daily-quota`),
+    );
   });
 
   it('writes a report.json valid against schemas/report.schema.json', () => {

@@ -68,6 +68,15 @@ describe('rebuildRequest', () => {
     expect(rebuildRequest(evidence({ auth: 'malformed', authorization: 'Token <redacted>' }), context)).toMatchObject({ ok: false, reason: /Authorization header held the key/ });
   });
 
+  it('never re-sends a body holding an input that can leave a store broken, whether kept as bytes or as escapes', () => {
+    const bytes = evidence({ method: 'POST', auth: 'key', authorization: 'Bearer <redacted>', requestBody: '{"name":"a\\xFF"}' });
+    bytes.request.bodyBase64 = Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0x61, 0xff, 0x22, 0x7d]).toString('base64');
+    expect(rebuildRequest(bytes, context)).toMatchObject({ ok: false, reason: /can leave a store broken for every client \(invalid-utf-8\).*--risk-breaking-store/ });
+    for (const [body, kind] of [['{"name":"\\u0000"}', 'nul'], ['{"name":"\\ud800"}', 'lone-surrogates']]) {
+      expect(rebuildRequest(evidence({ method: 'POST', auth: 'key', authorization: 'Bearer <redacted>', requestBody: body }), context)).toMatchObject({ ok: false, reason: new RegExp(`\\(${kind}\\)`) });
+    }
+  });
+
   it('reads reports written before target and auth were recorded, where they can be derived', () => {
     const old = evidence({ target: '/pets?limit=5', authorization: 'Bearer <redacted>' });
     delete old.request.target;

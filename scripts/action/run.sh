@@ -50,6 +50,15 @@ case "${INPUT_RATE_LIMIT_SHARING:-shared}" in
   shared | '') ;;
   *) fail "rate-limit-sharing must be shared or dedicated, got \"$INPUT_RATE_LIMIT_SHARING\"" ;;
 esac
+# It implies a dedicated key; an explicit "shared" says others use the key, and so the store it could break.
+case "${INPUT_RISK_BREAKING_STORE:-false}" in
+  true)
+    [[ "${INPUT_RATE_LIMIT_SHARING:-}" == shared ]] \
+      && fail "risk-breaking-store cannot be used with rate-limit-sharing: shared: others who use the key use the store it may break; leave rate-limit-sharing empty or set it to dedicated"
+    args+=(--risk-breaking-store) ;;
+  false | '') ;;
+  *) fail "risk-breaking-store must be true or false, got \"$INPUT_RISK_BREAKING_STORE\"" ;;
+esac
 
 # The verdict must come from this run: a report.json left by an earlier one must not answer for it.
 rm -f "$report_dir/report.json" "$report_dir/report.predicate.json"

@@ -61,6 +61,15 @@ export interface ConformanceOptions {
    */
   dedicatedKey?: boolean;
   /**
+   * CREATE-005: last in the run, send createPets whose names a store may not survive (bytes that are
+   * not UTF-8, lone surrogates, NUL) and read the store after them. Stacks have stored such a name
+   * and then answered 500 to every listing and getPet including it, for every client, from then on:
+   * only for a store nobody else uses during the run. It implies dedicatedKey (whoever else used the
+   * key would use that store), and is refused with dedicatedKey: false, readOnly or exhaustDailyQuota.
+   * Default false: CREATE-005 is not exercised.
+   */
+  riskBreakingStore?: boolean;
+  /**
    * Aborting stops the run and keeps what it found (src/api/stop.ts): nothing new is sent, requests
    * in flight get 2 s, every verdict reached stands. Aborted with a signal's name as the reason
    * (`controller.abort('SIGINT')`, 'SIGTERM', 'SIGHUP') the report says `halted: interrupted` with the
@@ -100,7 +109,7 @@ export interface ConformanceOptions {
 }
 
 export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'maxRequests' | 'seed' | 'timeoutMs' | 'maxWaitMs'>> &
-  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota' | 'exchangeLog'> & {
+  Pick<ConformanceOptions, 'baseUrl' | 'apiKey' | 'deadlineMs' | 'ca' | 'signal' | 'progress' | 'replay' | 'exhaustDailyQuota' | 'exchangeLog' | 'riskBreakingStore'> & {
     /** Canonical: custom plans as 'custom:PER_MINUTE/PER_DAY'. */
     plan?: Plan;
     only: string[];
@@ -194,6 +203,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   } catch (error) {
     throw new ConformanceUsageError(`--only: ${(error as Error).message}`);
   }
+  checkRiskBreakingStore(options, LIBRARY_NAMES);
   const chosen = options.maxRequests === undefined ? undefined : integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1);
   const maxRequests = requestBudget({ plan, baseUrl, exhaustDailyQuota: options.exhaustDailyQuota, maxRequests: chosen });
   return {
@@ -214,6 +224,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     ...(options.replay === undefined ? {} : { replay: options.replay }),
     ...(options.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
     ...(options.exchangeLog === true ? { exchangeLog: true } : {}),
+    ...(options.riskBreakingStore === true ? { riskBreakingStore: true } : {}),
     keyMode: keyModeOf(options),
     ...reachOf(options, baseUrl),
   };
@@ -239,10 +250,44 @@ function reachOf(options: ConformanceOptions, baseUrl: string | undefined): Pick
   }
 }
 
-/** Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for the test). */
-export function keyModeOf(options: Pick<ConformanceOptions, 'dedicatedKey' | 'exhaustDailyQuota'>): KeyMode {
+/**
+ * Dedicated when asked for, or when the run uses up the day's quota (only done on a key made for
+ * the test), or risks breaking the store (a store nobody else uses has no other client of its key).
+ */
+export function keyModeOf(options: Pick<ConformanceOptions, 'dedicatedKey' | 'exhaustDailyQuota' | 'riskBreakingStore'>): KeyMode {
   if (options.dedicatedKey !== undefined && typeof options.dedicatedKey !== 'boolean') {
     throw new ConformanceUsageError(`dedicatedKey must be true or false, got ${JSON.stringify(options.dedicatedKey)}`);
   }
-  return options.dedicatedKey === true || options.exhaustDailyQuota === true ? 'dedicated' : 'shared';
+  return options.dedicatedKey === true || options.exhaustDailyQuota === true || options.riskBreakingStore === true ? 'dedicated' : 'shared';
+}
+
+/** How the options the risk depends on are named to the user: the library's names, or the CLI's flags and config file. */
+export interface RiskOptionNames {
+  risk: string;
+  readOnly: string;
+  exhaustDailyQuota: string;
+  /** The declaration that the key (so the store) is shared. */
+  shared: string;
+}
+
+const LIBRARY_NAMES: RiskOptionNames = { risk: 'riskBreakingStore', readOnly: 'readOnly', exhaustDailyQuota: 'exhaustDailyQuota', shared: 'dedicatedKey: false' };
+
+/**
+ * --risk-breaking-store asks for what only a store nobody else uses can give: refused, one line,
+ * with a key declared shared (whoever else uses the key uses that store, and would meet it broken),
+ * with --read-only (its probes are createPets), and with --exhaust-daily-quota (its probes go last,
+ * and the day's quota used up leaves none for them: run it on its own).
+ */
+export function checkRiskBreakingStore(options: Pick<ConformanceOptions, 'riskBreakingStore' | 'readOnly' | 'exhaustDailyQuota' | 'dedicatedKey'>, names: RiskOptionNames): void {
+  const risk = options.riskBreakingStore;
+  if (risk !== undefined && typeof risk !== 'boolean') throw new ConformanceUsageError(`${names.risk} must be true or false, got ${JSON.stringify(risk)}`);
+  if (risk !== true) return;
+  const why = 'it sends names a store may not survive (bytes that are not UTF-8, lone surrogates, NUL), which can leave it answering 500 to every client';
+  if (options.dedicatedKey === false) {
+    throw new ConformanceUsageError(`${names.risk} cannot be used with ${names.shared}: ${why}, and a key others use reaches the store they use; it implies a dedicated key`);
+  }
+  if (options.readOnly === true) throw new ConformanceUsageError(`${names.risk} cannot be used with ${names.readOnly}: its probes are createPets`);
+  if (options.exhaustDailyQuota === true) {
+    throw new ConformanceUsageError(`${names.risk} cannot be used with ${names.exhaustDailyQuota}: its probes go last, and the day's quota used up leaves none for them; run each on its own`);
+  }
 }

@@ -316,6 +316,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     ...(resolved.replay === undefined ? {} : { replay: resolved.replay }),
     ...(resolved.ca === undefined ? {} : { ca: resolved.ca }),
     ...(resolved.exhaustDailyQuota === true ? { exhaustDailyQuota: true } : {}),
+    ...(resolved.riskBreakingStore === true ? { riskBreakingStore: true } : {}),
     ...(resolved.exchangeLog === true ? { exchangeLog: true } : {}),
     keyMode: resolved.keyMode,
     ...(target.embedded ? { waitMarginMs: EMBEDDED_WAIT_MARGIN_MS } : {}),

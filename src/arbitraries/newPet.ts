@@ -21,6 +21,12 @@ export interface NewPetInput {
    * that takes either of the others (the first or the last match ignoring case) is seen taking it.
    */
   nameInOtherCase?: { before: NameMember; after: NameMember };
+  /**
+   * An earlier example whose pet's name this one is sent with, once that pet is created: a name the
+   * store already holds. The spec does not make names unique, so it is created like any other, with
+   * an id of its own (CREATE-001, PET-002). `name` is what is sent when that pet was not created.
+   */
+  nameOf?: NewPetInput;
 }
 
 /** A member of the body other than `name`, as [member name, value]. */
@@ -177,10 +183,23 @@ export function newPetExamples(known: bigint): NewPetExample[] {
   // In the order CREATE-001's groups of three go out together (Session.together): the first holds
   // the two pets a fetch can show most of (CREATE-002 fetches the largest group, the one worth most
   // among groups as large), the second only categories the server shows, so that three creations
-  // overlap on a server that refuses unknown categories too.
-  return [available, nameBesideOtherCases(known, statuses[0]), above53, pending, sold, noStatus, below53, int64Max, int64Min, emptyName, longName].filter(
+  // overlap on a server that refuses unknown categories too. A group goes out once the one before
+  // is answered, so the second's "sold" can take the name the first's "available" pet holds by then.
+  const soldNameHeld = sold === undefined || available === undefined ? undefined : nameAlreadyHeld(sold, available);
+  return [available, nameBesideOtherCases(known, statuses[0]), above53, pending, soldNameHeld, noStatus, below53, int64Max, int64Min, emptyName, longName].filter(
     (example): example is NewPetExample => example !== undefined,
   );
+}
+
+/** The label of the example sent with the name of a pet the run created before it (NewPetInput.nameOf). */
+export const NAME_ALREADY_HELD = 'name-already-held';
+
+/**
+ * `example` (a status the earlier one does not have, so that an answer showing the earlier pet is
+ * told from a new one) sent with the name `earlier`'s pet holds once it is created.
+ */
+function nameAlreadyHeld(example: NewPetExample, earlier: NewPetExample): NewPetExample {
+  return { label: NAME_ALREADY_HELD, input: { ...example.input, name: `${MARKER_SLOT}${NAME_ALREADY_HELD}`, nameOf: earlier.input }, nameEdge: false };
 }
 
 /** The label of the example whose name is sent between members named like it in other cases. */

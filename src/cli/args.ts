@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Plan } from '../plans.js';
-import { ConformanceUsageError, DEFAULTS, requestBudget, resolvePlan, validateBaseUrl } from '../api/options.js';
+import { checkRiskBreakingStore, ConformanceUsageError, DEFAULTS, requestBudget, resolvePlan, validateBaseUrl } from '../api/options.js';
 import { loadConfigFile, showableVariable, type ConfigFile } from './config-file.js';
 import { GatewayHeaderError, mergeGatewayHeaders, parseHeaderLine, type GatewayHeader } from '../http/gateway-headers.js';
 import { environmentProxy, parseProxyUrl, ProxyConfigError } from '../http/proxy-route.js';
@@ -38,6 +38,8 @@ export interface RunOptions {
   exhaustDailyQuota: boolean;
   /** Nobody else uses the key during the run: every unit the rate-limit headers count must be the run's. */
   dedicatedKey: boolean;
+  /** CREATE-005: names a store may not survive, sent last (a store nobody else uses only; implies dedicatedKey). */
+  riskBreakingStore: boolean;
 
   // Reaching the target (README "Gating CI on staging").
   /** --proxy ('' disables the environment's), or the config file's when the environment names none; `from` names it in messages. */
@@ -147,6 +149,10 @@ Options:
   --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up, only on a key made for the
                          test (without it RATE-007 is not exercised). Needs --plan on a remote target;
                          raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
+  --risk-breaking-store  Check CREATE-005 by sending, last, names a store may not survive (bytes that are
+                         not UTF-8, lone surrogates, NUL) and reading the store after them. Only on a
+                         store nobody else uses during the run: implies --dedicated-key (without it
+                         CREATE-005 is not exercised); not with --read-only or --exhaust-daily-quota
   --ca <file>            Extra CA certificate (PEM) for a private TLS target (or proxy)
   --proxy <url>          Proxy for every request (http:// or https://, credentials in the URL), tunnelled
                          with CONNECT; '' for none. Default: https_proxy / HTTPS_PROXY (https target),
@@ -263,6 +269,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
         'public-key': { type: 'string' },
         'exhaust-daily-quota': { type: 'boolean' },
         'dedicated-key': { type: 'boolean' },
+        'risk-breaking-store': { type: 'boolean' },
         proxy: { type: 'string' },
         header: { type: 'string', multiple: true },
         'client-cert': { type: 'string' },
@@ -319,6 +326,19 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     throw new UsageError('an API key is required for a remote target: set PETSTORE_API_KEY or pass --api-key');
   }
   const exhaustDailyQuota = v['exhaust-daily-quota'] === true || file.exhaustDailyQuota === true;
+  const readOnly = v['read-only'] === true || file.readOnly === true;
+  const riskBreakingStore = v['risk-breaking-store'] === true || file.riskBreakingStore === true;
+  // Named as the user gave them: a flag, or the config file's key (a file's dedicatedKey: false is the only way to say "shared").
+  const named = (flag: string, key: string, fromFlag: boolean): string => (fromFlag || config === undefined ? `--${flag}` : `${config.name}'s ${key}`);
+  checkRiskBreakingStore(
+    { riskBreakingStore, readOnly, exhaustDailyQuota, ...(file.dedicatedKey === false && v['dedicated-key'] !== true ? { dedicatedKey: false } : {}) },
+    {
+      risk: named('risk-breaking-store', 'riskBreakingStore', v['risk-breaking-store'] === true),
+      readOnly: named('read-only', 'readOnly', v['read-only'] === true),
+      exhaustDailyQuota: named('exhaust-daily-quota', 'exhaustDailyQuota', v['exhaust-daily-quota'] === true),
+      shared: `${config?.name ?? 'the config file'}'s dedicatedKey: false`,
+    },
+  );
   const maxRequests = v['max-requests'] ?? text(file.maxRequests);
   const deadline = v.deadline ?? text(file.deadline);
   const caFile = v.ca ?? fromFile(file.ca);
@@ -328,7 +348,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     reportDir: v['report-dir'] ?? fromFile(file.reportDir) ?? 'conformance-report',
     reporters,
     seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
-    readOnly: v['read-only'] === true || file.readOnly === true,
+    readOnly,
     maxRequests: requestBudget({
       plan,
       baseUrl,
@@ -343,6 +363,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(caFile === undefined ? {} : { caFile }),
     exhaustDailyQuota,
     dedicatedKey: v['dedicated-key'] === true || file.dedicatedKey === true,
+    riskBreakingStore,
     ...reachOf(v, env, config, baseUrl),
   };
   if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };

@@ -39,6 +39,7 @@ export interface ConfigValues {
   readOnly?: boolean;
   dedicatedKey?: boolean;
   exhaustDailyQuota?: boolean;
+  riskBreakingStore?: boolean;
   maxRequests?: number;
   timeout?: number;
   maxWait?: number;

@@ -61,7 +61,9 @@ export async function libraryOptions(
     exhaustDailyQuota: command.exhaustDailyQuota,
     // The HAR is rendered from the report, which keeps the exchange log only when asked.
     ...(command.reporters.includes('har') ? { exchangeLog: true } : {}),
-    dedicatedKey: command.dedicatedKey,
+    // Only when said: the CLI has no way to declare a key shared, and the library refuses riskBreakingStore beside dedicatedKey: false.
+    ...(command.dedicatedKey ? { dedicatedKey: true } : {}),
+    ...(command.riskBreakingStore ? { riskBreakingStore: true } : {}),
     ...(command.proxy === undefined ? {} : { proxy: command.proxy.value, proxySource: command.proxy.from }),
     ...(command.headers.length === 0 ? {} : { headers: command.headers.map((h) => [h.name, h.value] as const) }),
     ...(await clientCertificate(command, env)),

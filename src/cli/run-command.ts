@@ -42,8 +42,9 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
   // The opt-in's cost shares the first line, so a run that cannot start still prints at most three.
   const cost = command.exhaustDailyQuota ? `; ${dailyQuotaNotice(command)}` : '';
+  const risk = command.riskBreakingStore ? '; risks breaking the store (--risk-breaking-store): names it may not survive are sent last, for CREATE-005' : '';
   const reach = reachNote(command, io.env);
-  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key}${reach.suffix})${cost}\n`);
+  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key}${reach.suffix})${cost}${risk}\n`);
   for (const warning of reach.warnings) io.stderr.write(`${warning}\n`);
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;

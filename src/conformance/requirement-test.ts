@@ -326,9 +326,9 @@ function stopClientOnRunAbort(signal: AbortSignal, session: Session): void {
   );
 }
 
-function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect, timeoutMs = TEST_TIMEOUT_MS): void {
+function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect: Collect, timeoutMs = TEST_TIMEOUT_MS, titleSuffix?: string): void {
   const requirement = getRequirement(id);
-  test(`${id} ${requirement.title}`, { meta: { requirement: id }, timeout: timeoutMs }, async (ctx) => {
+  test(`${id} ${requirement.title}${titleSuffix === undefined ? '' : ` (${titleSuffix})`}`, { meta: { requirement: id }, timeout: timeoutMs }, async (ctx) => {
     const session = getSession();
     stopClientOnRunAbort(ctx.signal, session);
     await preflightOnce(session);
@@ -388,10 +388,12 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
 
 /**
  * A test of one requirement; its verdict comes from the findings it records while it runs.
- * `timeoutMs` is for the opt-in tests that pace through far more than one window.
+ * `timeoutMs` is for the opt-in tests that pace through far more than one window; `titleSuffix`
+ * tells a second test of a requirement from its first (its verdict combines with theirs, the worst
+ * winning: src/report/build.ts).
  */
-export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>, options: { timeoutMs?: number } = {}): void {
-  declare(id, body, (run) => run.findings(), options.timeoutMs);
+export function requirementTest(id: string, body: (t: RequirementRun) => Promise<void>, options: { timeoutMs?: number; titleSuffix?: string } = {}): void {
+  declare(id, body, (run) => run.findings(), options.timeoutMs, options.titleSuffix);
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { AuthTemplate, Exchange, ProxyUse } from './exchange.js';
 import { PROXY_SECRET, REDACTED } from './redact.js';
 import { APPENDED, type NearMiss } from './near-miss.js';
+import { utf8Parts } from './utf8.js';
 
 export const API_KEY_VARIABLE = 'PETSTORE_API_KEY';
 
@@ -127,10 +128,20 @@ export function toCurl(ex: Exchange): string {
     const merged: Piece[] = typeof first === 'string' ? [prefix + first, ...valuePieces.slice(1)] : [prefix, ...valuePieces];
     args.push('-H', shellWord(merged));
   }
+  const bytes = ex.request.bodyBase64 === undefined ? undefined : Buffer.from(ex.request.bodyBase64, 'base64');
   if (body !== undefined) {
     // Without this curl would add its own form Content-Type to the replay.
     if (headers['content-type'] === undefined) args.push('-H', singleQuote('Content-Type:'));
-    args.push('--data-raw', shellWord(withKey(body)));
+    if (bytes === undefined) args.push('--data-raw', shellWord(withKey(body)));
+    else args.push('--data-binary', '@-');
   }
-  return args.join(' ');
+  // Bytes that are not UTF-8 cannot stand in a shell word as text: POSIX printf writes them from octal escapes.
+  return `${bytes === undefined ? '' : `printf ${singleQuote(printfFormat(bytes))} | `}${args.join(' ')}`;
+}
+
+/** A printf format that writes exactly these bytes: text as is (its backslashes and % escaped), each ill-formed byte as an octal escape. */
+function printfFormat(bytes: Uint8Array): string {
+  return utf8Parts(bytes)
+    .map((part) => ('text' in part ? part.text.replace(/\\/g, '\\\\').replace(/%/g, '%%') : `\\${part.illFormed.toString(8).padStart(3, '0')}`))
+    .join('');
 }

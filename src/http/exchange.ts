@@ -23,8 +23,10 @@ export interface RecordedRequest {
   target: string;
   /** Header names lower-cased; the key is replaced by "<redacted>". */
   headers: Record<string, string>;
-  /** Request body as sent, redacted; undefined when none. */
+  /** Request body as sent, redacted; undefined when none. A body that is not UTF-8 shows each ill-formed byte as \xHH (utf8.ts). */
   body?: string;
+  /** The exact bytes of a body that is not UTF-8, base64; absent for a text body (`body` is then exact). */
+  bodyBase64?: string;
   auth: AuthMode;
   /**
    * Where the run's key stood in the Authorization value, so a curl line can put
@@ -79,6 +81,8 @@ export interface RecordedResponse {
   whole?: WholeBody;
   /** ms from sending to the response's headers (the time to first byte); the exchange's elapsedMs includes reading the body. */
   headersMs?: number;
+  /** Byte offset of the first byte of the body that is not UTF-8, when there is one (bodyText shows it as U+FFFD). */
+  illFormedUtf8At?: number;
 }
 
 /** A body as received (up to the cap), decoded and redacted: what stays known of it once only its first part is kept. */

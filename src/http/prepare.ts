@@ -28,8 +28,8 @@ export interface SendRequest {
   path: string;
   /** Ordered; names and values are percent-encoded here. An empty value gives "limit=". */
   query?: Array<[string, string]>;
-  /** Raw body text, sent as is. */
-  body?: string;
+  /** Raw body text, sent as is (UTF-8); or bytes, sent exactly, for a body that must not be UTF-8 (recorded with bodyBase64). */
+  body?: string | Uint8Array;
   contentType?: string;
   /**
    * Default 'key'. 'none': no Authorization. 'wrong-key': Bearer + a random key.
@@ -56,7 +56,7 @@ export interface PreparedRequest {
   /** Path + query as sent to the origin. */
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | Uint8Array | undefined;
   purpose: string;
   paced: boolean;
   retryOn429: boolean;

@@ -9,6 +9,7 @@ import type { Exchange, ProxyUse, RecordedRequest, RecordedResponse } from './ex
 import type { PreparedRequest } from './prepare.js';
 import { createRedactor, PROXY_SECRET, REDACTED } from './redact.js';
 import { wholeBodyOf } from './kept-body.js';
+import { firstIllFormedUtf8, showBytes } from './utf8.js';
 import { describeNearMiss, nearMissesOf, nearMissOf } from './near-miss.js';
 import { GATEWAY_VALUE, gatewaySecrets, type GatewayHeader } from './gateway-headers.js';
 import type { TransportOutcome, WireResponse } from './transport.js';
@@ -90,10 +91,23 @@ export class ExchangeRecorder {
       ),
       auth: p.mode,
     };
-    if (p.body !== undefined) request.body = this.redact(p.body);
+    if (p.body !== undefined) Object.assign(request, this.requestBody(p.body));
     if (p.authTemplate !== undefined) request.authTemplate = p.authTemplate;
     if (this.proxy !== undefined) request.proxy = this.proxy;
     return request;
+  }
+
+  /**
+   * A body sent as bytes is recorded as text when it is UTF-8; otherwise shown with its ill-formed
+   * bytes as \xHH, and kept exactly in base64 (for curl lines and replay), unless a secret had to
+   * be redacted from it: the base64 would still hold it.
+   */
+  private requestBody(body: string | Uint8Array): Pick<RecordedRequest, 'body' | 'bodyBase64'> {
+    if (typeof body === 'string') return { body: this.redact(body) };
+    if (firstIllFormedUtf8(body) === undefined) return { body: this.redact(new TextDecoder('utf-8', { ignoreBOM: true }).decode(body)) };
+    const shown = showBytes(body);
+    const redacted = this.redact(shown);
+    return { body: redacted, ...(redacted === shown ? { bodyBase64: Buffer.from(body).toString('base64') } : {}) };
   }
 
   private requestHeader(p: PreparedRequest, name: string, value: string): string {
@@ -117,6 +131,7 @@ export class ExchangeRecorder {
       truncated: res.truncated,
       headersMs: Math.round(res.headersMs * 1000) / 1000,
       ...(whole === undefined ? {} : { whole }),
+      ...(res.illFormedUtf8At === undefined ? {} : { illFormedUtf8At: res.illFormedUtf8At }),
     };
   }
 

@@ -15,6 +15,7 @@ import Agent from 'undici/lib/dispatcher/agent.js';
 import request from 'undici/lib/api/api-request.js';
 import type { buildConnector, Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
 import type { TransportErrorKind } from './errors.js';
+import { firstIllFormedUtf8 } from './utf8.js';
 
 const require = createRequire(import.meta.url);
 
@@ -47,15 +48,18 @@ export interface WireRequest {
   /** Path + query as sent to the origin. */
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  /** Text is sent as UTF-8; bytes exactly as given (a body that is not UTF-8 on purpose). */
+  body: string | Uint8Array | undefined;
 }
 
 export interface WireResponse {
   status: number;
   /** Names lower-cased; repeated headers joined with ", ". Not redacted. */
   headers: Record<string, string>;
-  /** At most the byte cap, decoded as UTF-8. Not redacted. */
+  /** At most the byte cap, decoded as UTF-8 (an ill-formed byte as U+FFFD). Not redacted. */
   bodyText: string;
+  /** Byte offset of the first byte that is not UTF-8, when there is one: bodyText shows it as U+FFFD. */
+  illFormedUtf8At?: number;
   truncated: boolean;
   /** ms from sending the request to its response's headers (the rest of the time read the body). */
   headersMs: number;
@@ -162,7 +166,7 @@ export class Transport {
       const headersMs = performance.now() - started;
       const { bytes, truncated } = await readCapped(res.body, maxBodyBytes);
       return {
-        response: { status: res.statusCode, headers: joinHeaders(res.headers), bodyText: decodeUtf8(bytes, truncated), truncated, headersMs },
+        response: { status: res.statusCode, headers: joinHeaders(res.headers), ...decodeUtf8(bytes, truncated), truncated, headersMs },
       };
     } catch (err) {
       if (controller.signal.reason === STOPPED) return { failure: { kind: 'stopped', message: `stopped: ${STOPPED.message}` } };
@@ -227,7 +231,8 @@ async function readCapped(
   return { bytes: Buffer.concat(chunks, size), truncated };
 }
 
-function decodeUtf8(bytes: Buffer, truncated: boolean): string {
+/** The body as text, and where its bytes were not UTF-8 (a cut at the cap is not). */
+function decodeUtf8(bytes: Buffer, truncated: boolean): Pick<WireResponse, 'bodyText' | 'illFormedUtf8At'> {
   let end = bytes.length;
   if (truncated) {
     // Drop a multi-byte character the cap cut in half rather than show a replacement char.
@@ -239,8 +244,10 @@ function decodeUtf8(bytes: Buffer, truncated: boolean): string {
       break;
     }
   }
+  const kept = bytes.subarray(0, end);
+  const illFormedUtf8At = firstIllFormedUtf8(kept);
   // ignoreBOM keeps a BOM in the text: it is evidence (JSON must not start with one).
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, end));
+  return { bodyText: new TextDecoder('utf-8', { ignoreBOM: true }).decode(kept), ...(illFormedUtf8At === undefined ? {} : { illFormedUtf8At }) };
 }
 
 function errorCode(err: unknown): string | undefined {

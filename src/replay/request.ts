@@ -15,6 +15,7 @@ import { authHeaderFrom } from '../http/prepare.js';
 import { REDACTED } from '../http/redact.js';
 import { GATEWAY_VALUE } from '../http/gateway-headers.js';
 import type { ExchangeEvidence } from '../report/types.js';
+import { storeBreakingInputs } from '../arbitraries/store-breaking.js';
 
 export type Rebuilt = { ok: true; request: SendRequest } | { ok: false; reason: string };
 
@@ -63,6 +64,12 @@ export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string;
     return refuse('the report keeps only an excerpt of its body');
   }
   if (body?.includes(REDACTED) === true) return refuse('its body held the API key');
+  // The exact bytes of a body that was not UTF-8; `body` only shows them.
+  const sent = ev.request.bodyBase64 === undefined ? body : Buffer.from(ev.request.bodyBase64, 'base64');
+  const risky = sent === undefined ? [] : storeBreakingInputs(sent);
+  if (risky.length > 0) {
+    return refuse(`its body holds an input that can leave a store broken for every client (${risky.join(', ')}): replay re-runs CREATE-005, which sends it again only with --risk-breaking-store`);
+  }
   const mode = authModeOf(ev);
   if (mode === undefined) return refuse('the report does not say which credential it carried');
   const credential = authOf(ev, mode, context.apiKey);
@@ -77,7 +84,7 @@ export function rebuildRequest(ev: ExchangeEvidence, context: { baseUrl: string;
       // The target is already encoded as sent; the preparer appends a path as given.
       path: target,
       headers: Object.fromEntries(extra),
-      ...(body === undefined ? {} : { body }),
+      ...(sent === undefined ? {} : { body: sent }),
       auth: credential.auth,
       purpose: context.purpose,
     },

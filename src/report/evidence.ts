@@ -16,6 +16,9 @@ function digestOf(res: RecordedResponse): { bodySha256: string } | Record<string
   return res.whole === undefined ? {} : { bodySha256: res.whole.sha256 };
 }
 
+/** Bytes of a body sent: its exact bytes when it was not UTF-8, else its text's. */
+const sentBytes = (body: string, base64: string | undefined): number => (base64 === undefined ? Buffer.byteLength(body) : Buffer.from(base64, 'base64').length);
+
 /**
  * An exchange as the run's exchange log keeps it (Report.exchanges): its timings, and bodies cut
  * to the evidence's limit with their whole size, so the log stays small whatever the target sends.
@@ -32,7 +35,8 @@ export function loggedExchange(ex: Exchange): LoggedExchange {
       method: request.method,
       url: request.url,
       headers: request.headers,
-      ...(request.body === undefined ? {} : { body: head(request.body), bodySize: Buffer.byteLength(request.body) }),
+      ...(request.body === undefined ? {} : { body: head(request.body), bodySize: sentBytes(request.body, request.bodyBase64) }),
+      ...(request.bodyBase64 === undefined ? {} : { bodyBase64: request.bodyBase64 }),
     },
     ...(response === undefined
       ? {}
@@ -64,6 +68,7 @@ export function exchangeEvidence(ex: Exchange): ExchangeEvidence {
       url: ex.request.url,
       headers: ex.request.headers,
       ...(ex.request.body === undefined ? {} : { body: excerpt(ex.request.body) }),
+      ...(ex.request.bodyBase64 === undefined ? {} : { bodyBase64: ex.request.bodyBase64 }),
       target: ex.request.target,
       auth: ex.request.auth,
       ...(ex.request.authTemplate === undefined ? {} : { authTemplate: ex.request.authTemplate }),

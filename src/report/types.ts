@@ -25,6 +25,8 @@ export interface ExchangeEvidence {
     url: string;
     headers: Record<string, string>;
     body?: string;
+    /** The exact bytes of a body that was not UTF-8 (`body` then shows each ill-formed byte as \xHH), base64. */
+    bodyBase64?: string;
     /** Path and query relative to the base URL, as sent: what `replay` re-sends. */
     target?: string;
     auth?: AuthMode;
@@ -68,8 +70,10 @@ export interface LoggedExchange {
     headers: Record<string, string>;
     /** At most EVIDENCE_BODY_CHARS characters of the body sent. */
     body?: string;
-    /** UTF-8 bytes of the whole body sent. */
+    /** Bytes of the whole body sent. */
     bodySize?: number;
+    /** The exact bytes of a body that was not UTF-8, base64. */
+    bodyBase64?: string;
   };
   response?: {
     status: number;

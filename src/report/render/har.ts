@@ -89,8 +89,11 @@ function comment(ex: LoggedExchange): string {
 }
 
 function request(ex: LoggedExchange): HarEntry['request'] {
-  const { method, url, headers, body, bodySize } = ex.request;
-  const note = body === undefined ? undefined : cutNote(body, bodySize ?? 0, false);
+  const { method, url, headers, body, bodySize, bodyBase64 } = ex.request;
+  // HAR's postData holds text only: bytes that are not UTF-8 are shown as \xHH, and given exactly here.
+  const bytes = bodyBase64 === undefined ? [] : [`not UTF-8: each ill-formed byte is shown as \\xHH; the exact bytes, base64: ${bodyBase64}`];
+  const notes = [...(body === undefined ? [] : [cutNote(body, bodySize ?? 0, false)]), ...bytes].filter((n) => n !== undefined);
+  const note = notes.length === 0 ? undefined : notes.join('; ');
   return {
     method,
     url,
