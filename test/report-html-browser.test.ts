@@ -71,7 +71,7 @@ async function screenshot(target: Shootable, options: Parameters<Shootable['scre
 async function open(report: Report, name: string, render: RenderContext = {}): Promise<Opened> {
   if (context === undefined) throw new Error('no browser context');
   const file = join(tmp, `${name}.html`);
-  writeFileSync(file, renderHtml(report, render));
+  writeFileSync(file, await renderHtml(report, render));
   const url = pathToFileURL(file).href;
   const page = await context.newPage();
   const opened: Opened = { requests: [], failed: [], consoleErrors: [], dialogs: [], page, url };
@@ -92,7 +92,7 @@ async function open(report: Report, name: string, render: RenderContext = {}): P
 describe('report.html in headless Chromium', () => {
   it('loads only itself, logs no errors and shows the summary counts and the SHA-256 of report.json', async () => {
     const report = mixedReport();
-    const reportSha256 = sha256Hex(RENDERERS.json.render(report));
+    const reportSha256 = sha256Hex(await RENDERERS.json.render(report));
     const { page, url, requests, failed, consoleErrors } = await open(report, 'mixed', { reportSha256 });
     await expect(page.locator('code.digest').first().innerText()).resolves.toBe(reportSha256);
     expect(requests).toEqual([url]);

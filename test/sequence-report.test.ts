@@ -80,8 +80,8 @@ describe('a failing sequence in the reports', () => {
     expect(body.match(/reproduce: curl/g)).toHaveLength(4);
   });
 
-  it('in report.html: an ordered list of steps, the breaking one marked, a curl block each', () => {
-    const html = renderHtml(report);
+  it('in report.html: an ordered list of steps, the breaking one marked, a curl block each', async () => {
+    const html = await renderHtml(report);
     const list = /<ol class="steps" aria-label="failing sequence">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
     const items = list.match(/<li data-outcome="[^"]+">/g) ?? [];
     expect(items).toEqual([...Array(3).fill('<li data-outcome="as-expected">'), '<li data-outcome="violation">']);
