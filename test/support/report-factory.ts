@@ -253,13 +253,14 @@ const CREATED = '{"id":67,"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27
 export function failingSequence(): SequenceFailure {
   const curl = (target: string, data?: string): string => `curl -i '${BASE}${target}' ${KEYED}${data === undefined ? '' : ` -H 'Content-Type: application/json' --data-raw '${data}'`}`;
   const violation = 'Received 15 pets for status=sold (fewer than the limit of 100) without pet 67 (status "sold"), created by this sequence and already shown by a read / Expected every pet with that status on a page with room left';
+  const pet67 = `pet 67 (created in step 2): ${CREATED}`;
   return {
     label: 'fixed sequence read-after-write (shrunk)',
     seed: 710_306_284,
     path: '',
     sequencesRun: 1,
     steps: [
-      { n: 1, operation: 'listPets', sent: 'GET /pets?status=sold&limit=100', received: '200: 14 pets', expected: '200 and only pets with status "sold"', exchanges: [48], curl: [curl('/pets?status=sold&limit=100')] },
+      { n: 1, operation: 'listPets', sent: 'GET /pets?status=sold&limit=100', received: '200: 14 pets', expected: '200 and only pets with status "sold"', exchanges: [48], curl: [curl('/pets?status=sold&limit=100')], model: [] },
       {
         n: 2,
         operation: 'createPet',
@@ -268,8 +269,9 @@ export function failingSequence(): SequenceFailure {
         expected: '201 and the created Pet, with an id no pet had before: none of the 65 ids earlier responses showed',
         exchanges: [49],
         curl: [curl('/pets', '{"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27,"status":"sold"}')],
+        model: [`${pet67}; no read has shown it yet`],
       },
-      { n: 3, operation: 'getPet', sent: 'GET /pets/67', received: `200 ${CREATED}`, expected: `200 and pet 67 (created in step 2) as its creation returned it: ${CREATED}`, exchanges: [50], curl: [curl('/pets/67')] },
+      { n: 3, operation: 'getPet', sent: 'GET /pets/67', received: `200 ${CREATED}`, expected: `200 and pet 67 (created in step 2) as its creation returned it: ${CREATED}`, exchanges: [50], curl: [curl('/pets/67')], model: [`${pet67}; shown by exchange #50, so it must stay`] },
       {
         n: 4,
         operation: 'listPets',
@@ -279,6 +281,7 @@ export function failingSequence(): SequenceFailure {
         violations: [violation],
         exchanges: [51],
         curl: [curl('/pets?status=sold&limit=100')],
+        model: [`${pet67}; shown by exchange #50, so it must stay`],
       },
     ],
     commands: [

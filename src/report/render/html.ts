@@ -21,7 +21,7 @@ import {
 } from './common.js';
 import { anchor, esc } from './html-escape.js';
 import { timelineSection, TIMELINE_CSS, type FindingLink } from './timeline-html.js';
-import { timelineView, type ExchangeAnchor } from '../timeline.js';
+import { rowAnchor, timelineView, type ExchangeAnchor } from '../timeline.js';
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
@@ -105,6 +105,10 @@ dl.step { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .75r
 dl.step dt { color: var(--muted); }
 dl.step dd { margin: 0; overflow-wrap: anywhere; }
 dl.step dt.violation { color: var(--fail); font-weight: 600; }
+ol.steps.with-model > li { display: grid; grid-template-columns: minmax(0, 3fr) minmax(12rem, 2fr); gap: .4rem 1rem; }
+ol.steps .model { border-left: 2px dashed var(--line); padding-left: .75rem; font-size: .9rem; }
+ol.steps .model ul { margin: .25rem 0; padding-left: 1.1rem; }
+@media (max-width: 40rem) { ol.steps.with-model > li { grid-template-columns: 1fr; } }
 .note { color: var(--muted); font-size: .9rem; }
 ul.plain { padding-left: 1.25rem; }
 table.spec-coverage .checked-by { display: inline-block; margin-right: .75rem; white-space: nowrap; }
@@ -229,8 +233,26 @@ function evidenceList(r: RequirementResult, timeline: ReadonlyMap<number, Findin
   return `<h4>Evidence</h4>\n<ul class="evidence">\n${items.join('\n')}\n</ul>${more}`;
 }
 
-/** A failing sequence as numbered steps: what was sent, what came back, what the model expected, and a curl line per request. */
-function sequence(s: SequenceFailure): string {
+/** A step's exchanges, each linked to its mark's row in the timeline when the timeline draws it. */
+function stepExchanges(seqs: readonly number[], drawn: ReadonlySet<number>): string {
+  if (seqs.length === 0) return '';
+  const links = seqs.map((seq) => (drawn.has(seq) ? `<a href="#${rowAnchor(seq)}">#${seq}</a>` : `#${seq}`));
+  return ` <span class="note">(exchange${seqs.length === 1 ? '' : 's'} ${links.join(', ')})</span>`;
+}
+
+/** The model once the step was judged, beside the step: the pets of the sequence as created, and which a read has shown. */
+function modelAside(step: SequenceFailure['steps'][number]): string {
+  if (step.model === undefined) return '';
+  const items = step.model.length === 0 ? '<li>no pet created yet</li>' : step.model.map((line) => `<li>${esc(clip(line, MAX_TEXT))}</li>`).join('');
+  return `<div class="model" aria-label="the model after step ${step.n}"><p class="pre-label">Model after step ${step.n}</p><ul>${items}</ul></div>`;
+}
+
+/**
+ * A failing sequence as numbered steps, each beside the model of the store's pets it was judged
+ * against: what was sent, what came back, what the model expected, and a curl line per request.
+ */
+function sequence(s: SequenceFailure, drawn: ReadonlySet<number>): string {
+  const withModel = s.steps.some((step) => step.model !== undefined);
   const steps = s.steps.map((step) => {
     const broke = step.violations ?? [];
     const rows: Array<[string, string]> = [
@@ -240,20 +262,24 @@ function sequence(s: SequenceFailure): string {
     ];
     return [
       `<li data-outcome="${broke.length > 0 ? 'violation' : 'as-expected'}">`,
-      `<p><span class="op">${esc(step.operation)}</span> <code>${esc(clip(step.sent, MAX_TEXT))}</code>${step.exchanges.length === 0 ? '' : ` <span class="note">(exchange${step.exchanges.length === 1 ? '' : 's'} #${step.exchanges.join(', #')})</span>`}</p>`,
+      withModel ? '<div class="step-main">' : '',
+      `<p><span class="op">${esc(step.operation)}</span> <code>${esc(clip(step.sent, MAX_TEXT))}</code>${stepExchanges(step.exchanges, drawn)}</p>`,
       `<dl class="step">${rows.map(([k, v]) => `<dt${k === 'Violation' ? ' class="violation"' : ''}>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
       ...step.curl.map((c) => `<pre class="curl">${esc(c)}</pre>`),
+      withModel ? '</div>' : '',
+      modelAside(step),
       '</li>',
     ].join('\n');
   });
   return [
     '<h4>Failing sequence</h4>',
     `<p>The shortest one found: ${esc(sequenceDescription(s))}. Each step was sent once the one before had been answered; a getPet names the id its creation returned.</p>`,
-    `<ol class="steps" aria-label="failing sequence">\n${steps.join('\n')}\n</ol>`,
+    `<ol class="steps${withModel ? ' with-model' : ''}" aria-label="failing sequence">\n${steps.join('\n')}\n</ol>`,
   ].join('\n');
 }
 
-function requirement(r: RequirementResult, timeline: ReadonlyMap<number, FindingLink>): string {
+/** `drawn`: the exchanges the timeline draws, which a sequence's steps link to. */
+function requirement(r: RequirementResult, timeline: ReadonlyMap<number, FindingLink>, drawn: ReadonlySet<number>): string {
   const parts = [
     `<article class="req" id="${anchor('req', r.id)}" data-status="${r.status}"${isWarning(r) ? ' data-warning="true"' : ''} aria-labelledby="${anchor('h', r.id)}">`,
     `<h3 id="${anchor('h', r.id)}"><span class="rid">${esc(r.id)}</span> <span>${esc(r.title)}</span> <span class="level" title="${r.level === 'must' ? 'a failure fails the run' : 'a failure is a warning'}">${r.level.toUpperCase()}</span> ${badge(r)}</h3>`,
@@ -270,7 +296,7 @@ function requirement(r: RequirementResult, timeline: ReadonlyMap<number, Finding
       `<pre aria-label="counterexample">${esc(clip(p.counterexample, MAX_BODY))}</pre>`,
     );
   }
-  if (r.sequence !== undefined) parts.push(sequence(r.sequence));
+  if (r.sequence !== undefined) parts.push(sequence(r.sequence, drawn));
   const evidence = evidenceList(r, timeline);
   if (evidence !== '') parts.push(evidence);
   parts.push('</article>');
@@ -367,10 +393,11 @@ export async function renderHtml(report: Report, context: RenderContext = {}): P
   const view = timelineView(report, exchangeAnchors(groups));
   const timeline = await timelineSection(report, view);
   const linksOf = (id: string): ReadonlyMap<number, FindingLink> => timeline.links.get(id) ?? new Map();
+  const drawn = new Set(view?.marks.map((m) => m.seq));
   const verdictWordText = VERDICT_WORDS[report.verdict];
   const toc = groups.map((g) => `<li><a href="#${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</a></li>`);
   const sections = groups.map(
-    (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map((r) => requirement(r, linksOf(r.id))).join('\n')}\n</section>`,
+    (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map((r) => requirement(r, linksOf(r.id), drawn)).join('\n')}\n</section>`,
   );
   const observations = listSection(
     'Observations',
