@@ -242,7 +242,7 @@ describe('report.html\'s timeline section', () => {
       '<li id="tl-finding-3"><span class="tl-n">F3</span><a class="rid" href="#finding-RATE-002-1">RATE-002</a>',
       'Expected: X-RateLimit-Remaining should have been at most 53.',
       '14 requests over 1.300 s from 2025-06-02 12:00:00Z, on the server’s clock as the run read it from the Date headers: 11 with the run’s key, 3 without a valid key; 1 response 429 Too Many Requests, 2 without rate-limit headers, 1 read of a created pet that lagged its write',
-      '<svg class="timeline-chart" role="img" focusable="false" aria-labelledby="timeline-summary"',
+      '<figure aria-labelledby="timeline-summary">\n<svg class="timeline-chart" aria-hidden="true" focusable="false" ',
     ];
     for (const text of shown) expect(section).toContain(text);
     // Every request has a row: the table is the picture's text equivalent.

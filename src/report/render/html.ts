@@ -114,6 +114,7 @@ ul.plain { padding-left: 1.25rem; }
 table.spec-coverage .checked-by { display: inline-block; margin-right: .75rem; white-space: nowrap; }
 table.spec-coverage tr[data-covered="false"] td.checked { color: var(--muted); }
 nav.toc ol { columns: 2; padding-left: 1.25rem; }
+nav.toc a { display: inline-block; padding: .2rem 0; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); padding-top: .75rem; }
 @media (max-width: 40rem) { body { padding: 1rem; } dl.meta { grid-template-columns: 1fr; } nav.toc ol { columns: 1; } }
 @media print {

@@ -267,7 +267,7 @@ function stableNames(svg: string): string {
  * drawn mark (and its ring) wrapped in a link to its exchange with its title, the attributes the
  * server-side renderer leaves for its client runtime replaced by data attributes of our own.
  */
-export function linkMarks(svg: string, drawn: Drawn, describedBy: string, ringIds: ReadonlyMap<number, string>): string {
+export function linkMarks(svg: string, drawn: Drawn, ringIds: ReadonlyMap<number, string>): string {
   const stable = stableNames(svg);
   const linked = stable.replace(/<path ([^>]*?)ecmeta_series_index="(\d+)" ecmeta_data_index="(\d+)" ecmeta_ssr_type="chart"([^>]*)><\/path>/g, (whole, before: string, s: string, i: string, after: string) => {
     const series = drawn[Number(s)];
@@ -290,17 +290,20 @@ export function linkMarks(svg: string, drawn: Drawn, describedBy: string, ringId
     return `<a ${attrs.join(' ')}><title>${esc(mark.label)}</title><path ${before}${after}></path></a>`;
   });
   const clean = linked.replace(/ ecmeta_[a-z_]+="[^"]*"/g, '');
-  return clean.replace(/^<svg /, `<svg class="timeline-chart" role="img" focusable="false" aria-labelledby="${describedBy}" `);
+  // The picture is for the eye: assistive technology reads its text equivalent (the summary the
+  // figure is labelled by, the findings, the tables, whose rows carry the same links). Its marks
+  // stay out of the tab order for the same reason.
+  return clean.replace(/^<svg /, '<svg class="timeline-chart" aria-hidden="true" focusable="false" ');
 }
 
-/** The timeline's SVG; `describedBy`: the id of the text that says what it shows; `ringIds`: the ids of findings' places, by the ringed mark's seq. */
-export async function renderTimelineSvg(view: TimelineView, describedBy: string, ringIds: ReadonlyMap<number, string>): Promise<string> {
+/** The timeline's SVG; `ringIds`: the ids of findings' places, by the ringed mark's seq. */
+export async function renderTimelineSvg(view: TimelineView, ringIds: ReadonlyMap<number, string>): Promise<string> {
   const echarts = await loadEcharts();
   const { option, drawn } = timelineOption(view);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: CHART_WIDTH, height: chartHeight(view) });
   try {
     chart.setOption(option);
-    return linkMarks(chart.renderToSVGString(), drawn, describedBy, ringIds);
+    return linkMarks(chart.renderToSVGString(), drawn, ringIds);
   } finally {
     chart.dispose();
   }

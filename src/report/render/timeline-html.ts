@@ -164,7 +164,7 @@ export async function timelineSection(report: Report, view: TimelineView | undef
     byIndex.set(f.index, { n: f.n, href: places.get(f.n) ?? `tl-finding-${f.n}` });
     links.set(f.requirement, byIndex);
   }
-  const svg = await renderTimelineSvg(view, SUMMARY_ID, rings);
+  const svg = await renderTimelineSvg(view, rings);
   const bySeq = new Map(view.marks.map((m) => [m.seq, m]));
   const findings =
     view.findings.length === 0
@@ -173,7 +173,7 @@ export async function timelineSection(report: Report, view: TimelineView | undef
   const html = [
     open,
     `<p id="${SUMMARY_ID}">${esc(summary(view))}</p>`,
-    '<figure>',
+    `<figure aria-labelledby="${SUMMARY_ID}">`,
     svg,
     `<figcaption>${esc(HOW_TO_READ)}</figcaption>`,
     '</figure>',
