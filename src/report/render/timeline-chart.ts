@@ -123,8 +123,9 @@ function expectations(view: TimelineView): MarkLineComponentOption['data'] {
       continue;
     }
     const from = (f.pairedWith === undefined ? undefined : xOf.get(f.pairedWith)) ?? Math.max(0, at - view.endS * 0.03);
+    // Labelled above its middle: its ends are where the cited marks are, ringed and labelled.
     data.push([
-      { coord: [from, e.value], label: { ...label, position: 'end' } },
+      { coord: [from, e.value], label: { ...label, position: 'insideMiddleTop' } },
       { coord: [Math.max(at, from + view.endS * 0.01), e.value] },
     ]);
   }
@@ -206,14 +207,14 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
   const option: EChartsOption = {
     animation: false,
     textStyle: { fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif', color: INK },
-    legend: { top: 4, left: 150, right: 28, itemWidth: 14, itemHeight: 10, textStyle: { color: INK, fontSize: 12 }, data: [...new Set(series.slice(1).map((s) => String(s.name)))] },
+    legend: { top: 4, left: 150, right: 28, itemWidth: 14, itemHeight: 10, itemGap: 22, textStyle: { color: INK, fontSize: 12 }, data: [...new Set(series.slice(1).map((s) => String(s.name)))] },
     grid: grids,
     xAxis: lanes.map((lane, i) => ({
       type: 'value',
       gridIndex: lane.grid,
       min: 0,
       max: view.endS,
-      axisLabel: { show: i === last, color: INK, formatter: (v: number) => `${v} s` },
+      axisLabel: { show: i === last, showMaxLabel: false, color: INK, formatter: (v: number) => `${v} s` },
       ...(i === last ? { name: 'seconds after the first request, on the server\u2019s clock as the run read it', nameLocation: 'middle' as const, nameGap: 30, nameTextStyle: { color: INK } } : {}),
       splitLine: { show: i === 0, lineStyle: { color: '#e3e7eb' } },
     })),
