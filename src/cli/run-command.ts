@@ -18,6 +18,8 @@ import { renderContextOfFile } from '../report/digest.js';
 import { RENDERERS } from '../report/renderers.js';
 import { join, resolve } from 'node:path';
 import { reachNote } from './reach-note.js';
+import { prepareTimelineChart } from '../report/render/timeline-chart.js';
+import type { ProgressListener } from '../../reporters/compliance.js';
 
 /** Where the command writes: a terminal's streams, or anything that takes text. */
 export interface CliIo {
@@ -36,6 +38,30 @@ function dailyQuotaNotice(command: RunOptions): string {
   return `${costLine(plan)}; ${budget}`;
 }
 
+/** A wait on the target's rate limit this long leaves time enough to load report.html's charting library in. */
+const CHART_WAIT_MS = 500;
+
+/**
+ * `progress`, and when report.html is among the reports, the charting library of its timeline
+ * prepared during the run's first long wait on the rate limit (every run with a 429 has one): the
+ * run is idle then, so writing report.html afterwards only draws. A run without such a wait loads
+ * it when report.html is written.
+ */
+export function preparingChart(progress: ProgressListener, reporters: readonly ReporterName[]): ProgressListener {
+  if (!reporters.includes('html')) return progress;
+  let started = false;
+  return {
+    ...progress,
+    onProgress(event) {
+      progress.onProgress?.(event);
+      if (started || event.kind !== 'wait' || event.ms < CHART_WAIT_MS) return;
+      started = true;
+      // A library that fails to load fails again, with its error, when report.html is written.
+      prepareTimelineChart().catch(() => undefined);
+    },
+  };
+}
+
 /** Runs the suite as `command` says, writes the reports and the console summary; resolves to the exit code. */
 export async function runCommand(command: RunOptions, io: CliIo): Promise<number> {
   const target = command.baseUrl ?? 'the embedded reference server';
@@ -48,7 +74,7 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
   try {
-    report = await runConformance(await libraryOptions(command, { progress, env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) }));
+    report = await runConformance(await libraryOptions(command, { progress: preparingChart(progress, command.reporters), env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) }));
   } finally {
     progress.stop();
   }

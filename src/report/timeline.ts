@@ -148,7 +148,7 @@ export function markLabel(r: TimelineResponse): string {
 }
 
 /** The violations of the timeline's requirements, numbered in report order, with what each cites. */
-export function timelineFindings(report: Report): TimelineFinding[] {
+export function timelineFindings(report: Pick<Report, 'requirements'>): TimelineFinding[] {
   const findings: TimelineFinding[] = [];
   for (const r of report.requirements) {
     if (!TIMELINE_REQUIREMENTS.has(r.id)) continue;
@@ -209,7 +209,7 @@ function thinned(marks: readonly TimelineMark[]): Set<number> {
  * The timeline of a report: undefined when the report has none (say why with timelineAbsence).
  * `anchor` gives the fragment of an exchange shown in the evidence.
  */
-export function timelineView(report: Report, anchor: ExchangeAnchor): TimelineView | undefined {
+export function timelineView(report: Pick<Report, 'timeline' | 'requirements'>, anchor: ExchangeAnchor): TimelineView | undefined {
   const timeline = report.timeline;
   if (timeline === undefined || timeline.responses.length === 0) return undefined;
   const findings = timelineFindings(report);

@@ -11,8 +11,8 @@
  * finding's number, a wait a dashed span labelled W1, W2…, a Reset a dotted line.
  */
 import type { EChartsOption, MarkAreaComponentOption, MarkLineComponentOption, ScatterSeriesOption, init } from 'echarts';
-import type { Expectation } from '../types.js';
-import { CREDENTIAL_LABELS, type Lane, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
+import type { Expectation, RequirementResult, RunTimeline } from '../types.js';
+import { CREDENTIAL_LABELS, timelineView, type Lane, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
 import { esc } from './html-escape.js';
 
 export const CHART_WIDTH = 1040;
@@ -297,15 +297,59 @@ export function linkMarks(svg: string, drawn: Drawn, ringIds: ReadonlyMap<number
   return clean.replace(/^<svg /, '<svg class="timeline-chart" aria-hidden="true" focusable="false" ');
 }
 
-/** The timeline's SVG; `ringIds`: the ids of findings' places, by the ringed mark's seq. */
-export async function renderTimelineSvg(view: TimelineView, ringIds: ReadonlyMap<number, string>): Promise<string> {
-  const echarts = await loadEcharts();
+function draw(echarts: Echarts, view: TimelineView, ringIds: ReadonlyMap<number, string>): string {
   const { option, drawn } = timelineOption(view);
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: CHART_WIDTH, height: chartHeight(view) });
   try {
     chart.setOption(option);
     return linkMarks(chart.renderToSVGString(), drawn, ringIds);
   } finally {
+    // Without it, zrender's animation loop would keep the process alive.
     chart.dispose();
   }
+}
+
+/** The timeline's SVG; `ringIds`: the ids of findings' places, by the ringed mark's seq. */
+export async function renderTimelineSvg(view: TimelineView, ringIds: ReadonlyMap<number, string>): Promise<string> {
+  return draw(await loadEcharts(), view, ringIds);
+}
+
+/** A small timeline with one of everything the picture draws, for the warm-up. */
+function warmUpView(): TimelineView | undefined {
+  const response = (seq: number, op: string, status: number, more: object = {}): RunTimeline['responses'][number] => ({ seq, t: seq * 100, ms: 10, op, status, auth: 'key', limit: 60, remaining: 60 - seq, reset: 1, ...more });
+  const timeline: RunTimeline = {
+    clock: 'server',
+    start: 0,
+    offsetMs: 0,
+    responses: [response(1, 'listPets', 200), response(2, 'getPet', 404, { lagged: true }), response(3, 'createPet', 201), response(4, 'listOrders', 429), response(5, 'listPets', 401, { auth: 'none' }), { seq: 6, t: 600, ms: 10, op: 'other', status: 200, auth: 'key' }],
+    waits: [{ t: 450, ms: 100, reason: 'warm-up' }],
+  };
+  const finding: RequirementResult = {
+    id: 'RATE-002',
+    section: '8',
+    title: '',
+    level: 'must',
+    status: 'fail',
+    statement: '',
+    tests: [],
+    evidence: [{ kind: 'violation', message: '', cites: [3, 1], pairedWith: 1, expected: { kind: 'remaining-at-most', value: 50 } }],
+  };
+  return timelineView({ timeline, requirements: [finding] }, () => undefined);
+}
+
+let warming: Promise<void> | undefined;
+
+/**
+ * Loads ECharts and draws a small timeline once, so that writing report.html later only draws
+ * (a first drawing costs twice a second one: the library's code is compiled as it first runs).
+ * The CLI calls it while the run waits on the target's rate limit and does nothing else: the
+ * load then costs no time of the run's own, and its memory comes after the run's peak (its
+ * suites loading), not on top of it.
+ */
+export function prepareTimelineChart(): Promise<void> {
+  warming ??= loadEcharts().then((echarts) => {
+    const view = warmUpView();
+    if (view !== undefined) draw(echarts, view, new Map());
+  });
+  return warming;
 }
