@@ -172,9 +172,10 @@ describe('the timeline read from a report (timelineView)', () => {
     expect(view?.waits).toEqual([{ n: 1, x: 0.71, width: 0.3, reason: 'Retry-After of the last 429' }]);
   });
 
-  it('draws every exceptional request of a day\'s run and thins only ordinary served ones to stay under MAX_MARKS', () => {
+  it('draws every exceptional request of a paid plan\'s day and thins only ordinary served ones to stay under MAX_MARKS', () => {
     const served = (seq: number): TimelineResponse => ({ seq, t: seq * 10, ms: 5, op: 'listPets', status: 200, auth: 'key', limit: 1000, remaining: 999, reset: TIMELINE_START / 1000 + 60 });
-    const responses = Array.from({ length: MAX_MARKS + 1_500 }, (_, i) => served(i + 1));
+    // A Business key's day: more requests than a spread argument list takes.
+    const responses = Array.from({ length: 130_000 }, (_, i) => served(i + 1));
     responses[99] = { ...served(100), status: 429, remaining: 0 };
     responses[199] = { ...served(200), auth: 'none' };
     const big: Report = { ...report, timeline: { ...sampleTimeline(), responses, waits: [] } };
@@ -259,6 +260,14 @@ describe('report.html\'s timeline section', () => {
     // The CLI's warm-up during the run's wait (prepareTimelineChart) draws a chart of its own first: nothing of it shows.
     await prepareTimelineChart();
     expect(await renderHtml(timelineReport())).toBe(html);
+  });
+
+  it('a Reset no date has (a server\'s own unit) is shown as the number it is, not a crash', async () => {
+    const report = timelineReport();
+    const timeline = sampleTimeline();
+    timeline.responses[0] = { ...timeline.responses[0]!, reset: Number.MAX_SAFE_INTEGER };
+    const html = await renderHtml({ ...report, timeline });
+    expect(html).toContain(`${Number.MAX_SAFE_INTEGER * 1000} ms after 1970`);
   });
 
   it('a report without one says why instead', async () => {

@@ -60,7 +60,9 @@ function responseOf(ex: Exchange, clock: ServerClock | undefined, start: number,
 export function timelineRecord(exchanges: readonly Exchange[], clock: ServerClock | undefined, waits: readonly WaitRecord[], lagged: ReadonlySet<number> = new Set()): RunTimeline {
   const offsetMs = clock?.low ?? 0;
   const sorted = [...exchanges].sort((a, b) => a.seq - b.seq);
-  const firstSent = Math.min(...sorted.map((ex) => ex.sentAt), ...waits.map((w) => w.at));
+  // A loop, not Math.min(...): a day's quota is more requests than an argument list takes.
+  let firstSent = Number.POSITIVE_INFINITY;
+  for (const at of [...sorted.map((ex) => ex.sentAt), ...waits.map((w) => w.at)]) firstSent = Math.min(firstSent, at);
   const start = Number.isFinite(firstSent) ? Math.round(firstSent + offsetMs) : 0;
   return {
     clock: clock === undefined ? 'local' : 'server',

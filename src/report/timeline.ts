@@ -117,6 +117,22 @@ export const rowAnchor = (seq: number): string => `tl-ex-${seq}`;
 
 const seconds = (ms: number): number => Math.round(ms) / 1000;
 
+/**
+ * A Unix ms as "2025-06-02 12:00:00Z"; the number itself when no date has it (a Reset a server
+ * wrote in a unit of its own can lie beyond the year 275,760, where Date gives up).
+ */
+export function utcText(unixMs: number): string {
+  const date = new Date(unixMs);
+  return Number.isNaN(date.getTime()) ? `${unixMs} ms after 1970` : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** The largest of many numbers (a day's run has more than a spread argument list takes). */
+const largest = (values: Iterable<number>, start = Number.NEGATIVE_INFINITY): number => {
+  let max = start;
+  for (const v of values) if (v > max) max = v;
+  return max;
+};
+
 function kindOf(r: TimelineResponse): MarkKind {
   if (r.status === undefined) return 'no-response';
   if (r.status === 429) return 'throttled';
@@ -136,7 +152,7 @@ export function markLabel(r: TimelineResponse): string {
     r.status === undefined
       ? ''
       : hasRateLimitHeaders(r)
-        ? `, Remaining ${r.remaining ?? '?'} of ${r.limit ?? '?'}${r.reset === undefined ? '' : `, Reset ${new Date(r.reset * 1000).toISOString().slice(11, 19)}Z`}`
+        ? `, Remaining ${r.remaining ?? '?'} of ${r.limit ?? '?'}${r.reset === undefined ? '' : `, Reset ${utcText(r.reset * 1000).slice(11)}`}`
         : ', no rate-limit headers';
   const extra = [
     r.auth === 'key' ? '' : `, ${CREDENTIAL_LABELS[r.auth]}`,
@@ -234,10 +250,11 @@ export function timelineView(report: Pick<Report, 'timeline' | 'requirements'>, 
   });
   const left = thinned(all);
   const marks = all.filter((m) => !left.has(m.seq));
-  const lastMoment = Math.max(...timeline.responses.map((r) => r.t + r.ms), ...timeline.waits.map((w) => w.t + w.ms));
+  const lastMoment = largest([...timeline.responses.map((r) => r.t + r.ms), ...timeline.waits.map((w) => w.t + w.ms)]);
   const endS = seconds(lastMoment * 1.02 + 50);
   const keyed = timeline.responses.filter((r) => r.auth === 'key');
-  const topY = Math.max(1, ...keyed.map((r) => Math.max(r.limit ?? 0, r.remaining ?? 0)), ...findings.flatMap((f) => (f.expected !== undefined && f.expected.kind !== 'window-until' && f.expected.kind !== 'served-from' ? [f.expected.value] : [])));
+  const bounds = findings.flatMap((f) => (f.expected !== undefined && f.expected.kind !== 'window-until' && f.expected.kind !== 'served-from' ? [f.expected.value] : []));
+  const topY = largest([...keyed.map((r) => Math.max(r.limit ?? 0, r.remaining ?? 0)), ...bounds], 1);
   return {
     timeline,
     marks,

@@ -119,7 +119,9 @@ function expectations(view: TimelineView): MarkLineComponentOption['data'] {
     if (e === undefined || at === undefined) continue;
     const label = { formatter: boundLabel(f, e), color: INK, fontWeight: 'bold' as const };
     if (e.kind === 'window-until' || e.kind === 'served-from') {
-      data.push({ xAxis: (e.value - view.timeline.start) / 1000, label: { ...label, position: 'insideEndTop' } });
+      // A moment beyond the picture is said in words only (the findings' list below it).
+      const x = (e.value - view.timeline.start) / 1000;
+      if (x >= 0 && x <= view.endS) data.push({ xAxis: x, label: { ...label, position: 'insideEndTop' } });
       continue;
     }
     const from = (f.pairedWith === undefined ? undefined : xOf.get(f.pairedWith)) ?? Math.max(0, at - view.endS * 0.03);

@@ -6,7 +6,7 @@
  * exchange. A report without a timeline gets the section with the reason.
  */
 import type { Expectation, Report } from '../types.js';
-import { CREDENTIAL_LABELS, MAX_MARKS, rowAnchor, timelineAbsence, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
+import { CREDENTIAL_LABELS, MAX_MARKS, rowAnchor, timelineAbsence, utcText as utc, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
 import { clip, humanDuration } from './common.js';
 import { anchor, esc } from './html-escape.js';
 import { renderTimelineSvg } from './timeline-chart.js';
@@ -37,13 +37,12 @@ section.timeline details > summary { cursor: pointer; font-weight: 600; margin: 
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 const at = (s: number): string => `${s.toFixed(3)} s`;
-const utc = (unixMs: number): string => new Date(unixMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 
 function summary(view: TimelineView): string {
   const c = view.counts;
   const t = view.timeline;
   const clock = t.clock === 'server' ? 'on the server\u2019s clock as the run read it from the Date headers' : 'on the local clock (no response carried a usable Date header)';
-  const lastS = Math.max(...view.marks.map((m) => m.x), 0);
+  const lastS = view.marks.reduce((max, m) => Math.max(max, m.x), 0);
   const waited = view.waits.reduce((sum, w) => sum + w.width, 0);
   const parts = [
     `${plural(c.requests, 'request')} over ${at(lastS)} from ${utc(t.start)}, ${clock}: ${c.keyed} with the run\u2019s key, ${c.withoutKey} without a valid key`,
