@@ -40,12 +40,19 @@ function dailyQuotaNotice(command: RunOptions): string {
 
 /** A wait on the target's rate limit this long leaves time enough to load report.html's charting library in. */
 const CHART_WAIT_MS = 500;
+/**
+ * The client's waits after a 429 (its Retry-After, the single retry's, the Reset after a second
+ * 429) say so. Only they are idle time for this thread: a wait before the burst, or for the next
+ * window, precedes requests that must go out fast, and the embedded reference server answers them
+ * on this same thread.
+ */
+const AFTER_A_429 = /\b429\b/;
 
 /**
  * `progress`, and when report.html is among the reports, the charting library of its timeline
- * prepared during the run's first long wait on the rate limit (every run with a 429 has one): the
- * run is idle then, so writing report.html afterwards only draws. A run without such a wait loads
- * it when report.html is written.
+ * prepared during the run's first long wait after a 429 (every run that tests the limit has one):
+ * the run is idle then, so writing report.html afterwards only draws. A run without such a wait
+ * loads it when report.html is written.
  */
 export function preparingChart(progress: ProgressListener, reporters: readonly ReporterName[]): ProgressListener {
   if (!reporters.includes('html')) return progress;
@@ -54,7 +61,7 @@ export function preparingChart(progress: ProgressListener, reporters: readonly R
     ...progress,
     onProgress(event) {
       progress.onProgress?.(event);
-      if (started || event.kind !== 'wait' || event.ms < CHART_WAIT_MS) return;
+      if (started || event.kind !== 'wait' || event.ms < CHART_WAIT_MS || !AFTER_A_429.test(event.reason)) return;
       started = true;
       // A library that fails to load fails again, with its error, when report.html is written.
       prepareTimelineChart().catch(() => undefined);
