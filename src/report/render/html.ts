@@ -245,7 +245,7 @@ function stepExchanges(seqs: readonly number[], drawn: ReadonlySet<number>): str
 function modelAside(step: SequenceFailure['steps'][number]): string {
   if (step.model === undefined) return '';
   const items = step.model.length === 0 ? '<li>no pet created yet</li>' : step.model.map((line) => `<li>${esc(clip(line, MAX_TEXT))}</li>`).join('');
-  return `<div class="model" aria-label="the model after step ${step.n}"><p class="pre-label">Model after step ${step.n}</p><ul>${items}</ul></div>`;
+  return `<div class="model"><p class="pre-label">Model after step ${step.n}</p><ul>${items}</ul></div>`;
 }
 
 /**
