@@ -7,7 +7,7 @@
 //
 //   npm run bench                      embedded x5 pairs, Free plan x3 pairs (a minute each), slow target x5 pairs
 //   BENCH_RUNS=3 BENCH_FREE_RUNS=1 BENCH_SLOW_RUNS=3 npm run bench
-//   BENCH_ROWS=embedded npm run bench  only the embedded run (rows: embedded, free, slow)
+//   BENCH_ROWS=embedded npm run bench  only the embedded run (rows: embedded, html, free, slow)
 //   BENCH_NPM_TEST=1 npm run bench     also `npm test` in both trees (minutes), one pair unless BENCH_NPM_TEST_RUNS is set
 //   BENCH_PREVIOUS=<tag or commit>     the release to compare with (default: the newest tag, else bench/config.json's commit);
 //                                      BENCH_PREVIOUS=none measures the current tree alone
@@ -19,7 +19,8 @@
 // (scripts/resource-usage.mjs of this tree wraps both trees' CLIs; worker threads included).
 // `npm test`'s CPU time is its whole process tree's (Linux only, bench/lib/process.mjs).
 //
-// Embedded: each tree's CLI against its own embedded reference server. Free plan: a reference
+// Embedded: each tree's CLI against its own embedded reference server, writing report.json
+// (html: report.json and report.html, whose timeline loads a charting library). Free plan: a reference
 // server (this tree's, for both) configured like a Free key with a real 60-second window (60/min,
 // 1,000/day) and a staging store of 150 pets, --plan free. Slow target: a reference server that
 // takes 80 ms per response with a 3-second window, where only a concurrent burst can use a window
@@ -34,9 +35,10 @@ import { median, timed } from './lib/process.mjs';
 import { currentTree, preparePrevious, previousRelease } from './lib/previous-release.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ROWS = new Set((process.env.BENCH_ROWS ?? 'embedded,free,slow').split(','));
+const ROWS = new Set((process.env.BENCH_ROWS ?? 'embedded,html,free,slow').split(','));
 const count = (name, fallback) => Number(process.env[name] ?? fallback);
 const EMBEDDED_PAIRS = ROWS.has('embedded') ? count('BENCH_RUNS', 5) : 0;
+const HTML_PAIRS = ROWS.has('html') ? count('BENCH_RUNS', 5) : 0;
 const FREE_PAIRS = ROWS.has('free') ? count('BENCH_FREE_RUNS', 3) : 0;
 const SLOW_PAIRS = ROWS.has('slow') ? count('BENCH_SLOW_RUNS', 5) : 0;
 const NPM_TEST_PAIRS = process.env.BENCH_NPM_TEST === '1' ? count('BENCH_NPM_TEST_RUNS', 1) : 0;
@@ -91,6 +93,7 @@ async function npmTest(tree) {
 }
 
 const embedded = await inPairs('embedded run', EMBEDDED_PAIRS, (tree) => conformanceRun(tree.cli, []));
+const html = await inPairs('embedded run with report.html', HTML_PAIRS, (tree) => conformanceRun(tree.cli, [], {}, 'json,html'));
 const free = await inPairs('Free-plan run', FREE_PAIRS, against({ windowSeconds: 60, pets: 150 }));
 const slow = await inPairs('slow-target run', SLOW_PAIRS, against({ windowSeconds: 3, behaviour: { delayMs: () => 80 } }));
 const npm = await inPairs('npm test', NPM_TEST_PAIRS, npmTest);
@@ -119,6 +122,9 @@ const figures = [
   ['embedded full run, CPU s', embedded, cpuS, 2, '-'],
   ['embedded full run, peak MiB', embedded, peak, 0, '≤ 150'],
   ['embedded full run, requests', embedded, requests, 0, '-'],
+  ['embedded run writing report.html, wall s', html, wallS, 2, 'ratio ≤ 1.05'],
+  ['embedded run writing report.html, CPU s', html, cpuS, 2, '-'],
+  ['embedded run writing report.html, peak MiB', html, peak, 0, 'ratio ≤ 1.05'],
   ['`npm test`, wall s', npm, wallS, 0, '≤ 180'],
   ['`npm test`, CPU s (its processes)', npm, cpuS, 0, '-'],
   ['slow target (80 ms, 3 s window), requests', slow, requests, 0, '≤ 130'],
@@ -131,7 +137,7 @@ const cpu = cpus()[0]?.model?.trim() ?? 'unknown CPU';
 console.log(`\nMachine: ${cpu}, ${cpus().length} cores, Node ${process.version}, ${started.toISOString().slice(0, 10)}; load average at the start ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`Now: ${NOW.label}`);
 console.log(`Previous release: ${PREVIOUS?.label ?? 'not measured (BENCH_PREVIOUS=none)'}`);
-console.log(`Pairs (one run of each, in turn): embedded ${EMBEDDED_PAIRS}, Free plan ${FREE_PAIRS}, slow target ${SLOW_PAIRS}, npm test ${NPM_TEST_PAIRS}; medians, ratios pair by pair (their median, and range)\n`);
+console.log(`Pairs (one run of each, in turn): embedded ${EMBEDDED_PAIRS}, with report.html ${HTML_PAIRS}, Free plan ${FREE_PAIRS}, slow target ${SLOW_PAIRS}, npm test ${NPM_TEST_PAIRS}; medians, ratios pair by pair (their median, and range)\n`);
 console.log(row(['figure', 'now', 'previous release', 'now / previous', 'target']));
 console.log(row(['---', '---:', '---:', '---:', '---']));
 for (const [name, runs, of, digits, target] of figures) {

@@ -7,7 +7,7 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import type { SerializedError, UserConsoleLog } from 'vitest';
 import type { TestOutcome } from '../src/report/build.js';
-import type { LoggedExchange } from '../src/report/types.js';
+import type { LoggedExchange, RunTimeline } from '../src/report/types.js';
 import type { ConformanceMeta } from '../src/conformance/meta.js';
 import { decodeProgress, type ProgressEvent } from '../src/conformance/progress.js';
 
@@ -28,6 +28,8 @@ export class ComplianceReporter implements Reporter {
   readonly errors: string[] = [];
   /** The run's exchange log, as the worker sent it (only when the run keeps one): in completion order. */
   readonly exchanges: LoggedExchange[] = [];
+  /** The run's timeline, sent by the worker after its last test; undefined when the run ended before that. */
+  timeline: RunTimeline | undefined;
   readonly #listener: ProgressListener;
 
   constructor(listener: ProgressListener = {}) {
@@ -43,6 +45,7 @@ export class ComplianceReporter implements Reporter {
     const { events, output } = decodeProgress(log.content);
     for (const event of events) {
       if (event.kind === 'exchange') this.exchanges.push(event.exchange);
+      else if (event.kind === 'timeline') this.timeline = event.timeline;
       else this.#listener.onProgress?.(event);
     }
     if (output !== '') this.#listener.onOutput?.(output);

@@ -1,21 +1,78 @@
-// Renders a report.html in Debian's headless Chromium and saves a PNG of its first screen, for
-// the README: node scripts/screenshot-report.mjs conformance-report/report.html docs/report.png
-import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
+// The README's screenshot, made again from today's report:
+//
+//   npm run build && node scripts/screenshot-report.mjs [--variant limits-per-operation] [--out docs]
+//
+// runs the suite (dist/, as built) against the reference server configured as the variant (by
+// default one that counts its limit per operation, so the report has a failure and the timeline a
+// finding to draw), writes <out>/report.json, renders its report.html, and saves the top of that
+// page as <out>/report.png with the npm-shipped Chromium (scripts/lib/chromium.mjs; nothing is
+// downloaded). The PNG carries the SHA-256 of the report.json it shows in a tEXt chunk
+// ("report.json SHA-256"): test/docs-report.test.ts checks the pair belongs together and that
+// report.json still validates against today's schema and verdict words.
+import { Buffer } from 'node:buffer';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { crc32 } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
+import { VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
+import { runConformance, writeReports } from '../dist/src/index.js';
+import { CHROMIUM_ARGS, findChromium } from './lib/chromium.mjs';
 
-const [input = 'conformance-report/report.html', output = 'docs/report.png'] = process.argv.slice(2);
-const profile = mkdtempSync(join(tmpdir(), 'pc-shot-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1200, height: 1500 },
-});
-const page = await context.newPage();
-await page.goto(pathToFileURL(resolve(input)).href);
-await page.screenshot({ path: output });
-await context.close();
-rmSync(profile, { recursive: true, force: true });
-console.log(`wrote ${output}`);
+/** The tEXt keyword the digest of report.json is stored under. */
+export const DIGEST_KEYWORD = 'report.json SHA-256';
+const SEED = 20_240_601;
+const VIEWPORT = { width: 1200, height: 1500 };
+
+/** `png` with a tEXt chunk `keyword`=`text` before its IEND chunk. */
+function withTextChunk(png, keyword, text) {
+  const data = Buffer.concat([Buffer.from(keyword, 'latin1'), Buffer.from([0]), Buffer.from(text, 'latin1')]);
+  const type = Buffer.from('tEXt', 'latin1');
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([type, data])));
+  const iend = png.length - 12;
+  return Buffer.concat([png.subarray(0, iend), length, type, data, crc, png.subarray(iend)]);
+}
+
+const { values } = parseArgs({ options: { variant: { type: 'string', default: 'limits-per-operation' }, out: { type: 'string', default: 'docs' } } });
+const variant = VARIANTS.find((v) => v.name === values.variant);
+if (variant === undefined) throw new Error(`no variant named ${values.variant}`);
+const out = resolve(values.out);
+const work = await mkdtemp(join(tmpdir(), 'pc-screenshot-'));
+try {
+  const server = await startReferenceServer(variantServerOptions(variant));
+  let report;
+  try {
+    const plan = variant.plan ?? 'free';
+    report = await runConformance({ baseUrl: server.baseUrl, apiKey: server.keys[plan], ...(variant.omitPlan === true ? {} : { plan }), seed: SEED });
+  } finally {
+    await server.close();
+  }
+  await writeReports(report, out, ['json']);
+  await writeReports(report, work, ['json', 'html']);
+  const digest = createHash('sha256').update(await readFile(join(out, 'report.json'))).digest('hex');
+  const build = await findChromium(join(work, 'chromium'));
+  const context = await chromium.launchPersistentContext(join(work, 'profile'), {
+    executablePath: build.executablePath,
+    env: { ...process.env, ...build.env },
+    args: [...CHROMIUM_ARGS],
+    viewport: VIEWPORT,
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(join(work, 'report.html')).href);
+    const png = await page.screenshot();
+    await writeFile(join(out, 'report.png'), withTextChunk(png, DIGEST_KEYWORD, digest));
+  } finally {
+    await context.close();
+  }
+  console.log(`${report.verdictLine}\nwrote ${join(out, 'report.json')} and ${join(out, 'report.png')} (report.json SHA-256 ${digest})`);
+} finally {
+  await rm(work, { recursive: true, force: true });
+}

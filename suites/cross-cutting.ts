@@ -2,7 +2,7 @@
  * Requirements judged on every response of the run. Their checks ran as each exchange arrived
  * (see Session); these tests, last in the run, turn the ledger into verdicts.
  */
-import { describe } from 'vitest';
+import { afterAll, describe } from 'vitest';
 import { crossCuttingTest } from '../src/conformance/requirement-test.js';
 import { operationOf } from '../src/checks/body.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -11,6 +11,9 @@ import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use
 import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
 import { observeDateLag } from '../src/checks/server-clock.js';
 import { judgeSequences } from './model-sequences.js';
+import { getSession } from '../src/session/session.js';
+import { encodeProgress } from '../src/conformance/progress.js';
+import { timelineRecord } from '../src/report/timeline-record.js';
 
 const answered = (ex: Exchange): boolean => ex.response !== undefined;
 const withBody = (ex: Exchange): boolean => (ex.response?.bodyText.length ?? 0) > 0;
@@ -54,4 +57,11 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
     }
   });
   crossCuttingTest('RATE-008', answered);
+
+  // The run's timeline for report.html, once nothing more is sent: placed on the server's clock as the whole run's Date headers show it.
+  afterAll(() => {
+    const session = getSession();
+    const timeline = timelineRecord(session.client.exchanges, session.serverClock, session.waits, session.laggedReads);
+    console.info(encodeProgress({ kind: 'timeline', timeline }));
+  });
 });

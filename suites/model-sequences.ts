@@ -77,6 +77,11 @@ function receivedText(ex: Exchange): string {
 
 const named = (p: ModelPet): string => `pet ${p.id} (created in step ${p.step})`;
 
+/** The model as report.html shows it beside each step: every pet of the sequence, as created, and whether a read has shown it since. */
+function modelLines(model: Readonly<PetModel>): string[] {
+  return model.pets.map((p) => `${named(p)}: ${petText(p.pet)}; ${p.seenAt === undefined ? 'no read has shown it yet' : `shown by exchange #${p.seenAt}, so it must stay`}`);
+}
+
 class CreatePet implements SequenceOp<PetModel> {
   constructor(readonly input: NewPetInput) {}
 
@@ -114,6 +119,7 @@ class CreatePet implements SequenceOp<PetModel> {
       expected,
       exchanges: [ex],
       findings,
+      model: modelLines(model),
     };
     driver.record(report);
   }
@@ -152,6 +158,7 @@ class GetPet implements SequenceOp<PetModel> {
       expected: `200 and ${named(target)} as its creation returned it: ${petText(target.pet)}`,
       exchanges,
       findings,
+      model: modelLines(model),
     });
   }
 
@@ -203,6 +210,7 @@ class ListPets implements SequenceOp<PetModel> {
       expected: this.#expected(model, required),
       exchanges: [ex],
       findings,
+      model: modelLines(model),
     });
   }
 

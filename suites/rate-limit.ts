@@ -10,14 +10,14 @@ import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { ConformanceClient } from '../src/http/client.js';
+import type { Session } from '../src/session/session.js';
 import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
-import { encodeProgress, progressNote } from '../src/conformance/progress.js';
+import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
 const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
@@ -31,10 +31,9 @@ let throttled: Exchange | undefined;
 const is429 = (ex: Exchange): boolean => ex.response?.status === 429;
 
 /** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once); a stop of the run ends it. */
-async function waitForNextWindow(ms: number, maxWaitMs: number, client: ConformanceClient): Promise<void> {
+async function waitForNextWindow(ms: number, maxWaitMs: number, session: Session): Promise<void> {
   if (ms > maxWaitMs) return;
-  console.info(encodeProgress({ kind: 'wait', ms, reason: 'too little of the window is left for the burst', requests: client.stats.requests }));
-  await client.idle(ms);
+  await session.idle(ms, 'too little of the window is left for the burst');
 }
 
 /** RATE-006 on the request sent once the 429's Retry-After had passed. */
@@ -98,7 +97,7 @@ describe('8 limits', () => {
     const result = await runBurst(
       plan,
       () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }),
-      (ms) => waitForNextWindow(ms, config.maxWaitMs, client),
+      (ms) => waitForNextWindow(ms, config.maxWaitMs, t.session),
     );
     const waited = plan.waitFirstMs === undefined ? '' : `after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
     judgeBurst(t, plan, result, waited);

@@ -91,6 +91,10 @@ describe('the sequences on servers started in this process', () => {
     expect(steps.map((s) => s.operation)).toEqual(['createPet', 'getPet', 'listPets']);
     expect(steps.at(-1)?.sent).toBe('GET /pets?limit=100');
     expect(steps.at(-1)?.violations?.[0]).toMatch(/^Received \d+ pets \(fewer than the limit of 100\) without pet \d+, created by this sequence and already shown by a read \/ Expected every pet on a page with room left$/);
+    // Beside each step, the model it was judged against: the pet once created, then once a read showed it.
+    expect(steps.map((s) => s.model?.length)).toEqual([1, 1, 1]);
+    expect(steps[0]?.model?.[0]).toMatch(/^pet \d+ \(created in step 1\): \{.*\}; no read has shown it yet$/);
+    expect(steps[1]?.model?.[0]).toMatch(/; shown by exchange #\d+, so it must stay$/);
   });
 
   it('a replayed sequence that cannot be followed leaves its requirement inconclusive, not fixed', async () => {

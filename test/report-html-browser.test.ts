@@ -3,96 +3,38 @@
  * support/chromium.ts): it must open offline from a file,
  * load nothing else, log no errors, run nothing hostile, and show the counts of the report.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderHtml } from '../src/report/render/html.js';
 import { sha256Hex, type RenderContext } from '../src/report/digest.js';
 import { RENDERERS } from '../src/report/renderers.js';
 import type { Report } from '../src/report/types.js';
-import { findChromium } from './support/chromium.js';
-import { hostileReport, mixedReport, sequenceReport } from './support/report-factory.js';
+import { axeViolations, launchReportBrowser, screenshot, serious, type Opened, type ReportBrowser } from './support/report-browser.js';
+import { hostileReport, mixedReport, sequenceReport, timelineReport } from './support/report-factory.js';
 import { tempDirs } from './support/temp-dirs.js';
 
 const SCREENSHOT = resolve(import.meta.dirname, '../test-output/report.png');
 const tempDir = tempDirs();
-let tmp: string;
-let context: BrowserContext | undefined;
+let browser: ReportBrowser | undefined;
 
 beforeAll(async () => {
-  tmp = await tempDir('report-html');
   // Never skipped: a silently skipped browser test would let a broken report ship.
-  const build = await findChromium(await tempDir('chromium'));
-  context = await chromium.launchPersistentContext(join(tmp, 'profile'), {
-    executablePath: build.executablePath,
-    env: { ...process.env, ...build.env },
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
-  });
+  browser = await launchReportBrowser(await tempDir('report-html'), await tempDir('chromium'));
 });
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
 });
 
-interface Opened {
-  requests: string[];
-  failed: string[];
-  consoleErrors: string[];
-  dialogs: string[];
-  page: Page;
-  url: string;
-}
-
-type Page = Awaited<ReturnType<BrowserContext['newPage']>>;
-type Shootable = Pick<Page, 'screenshot'>;
-
-/**
- * The screenshots are artefacts for a human to look at, not evidence the test judges. Chromium
- * without a GPU sometimes answers "Unable to capture screenshot" when the machine is busy (seen in
- * CI while the variant shards ran beside it), so a capture is retried a few times before it fails.
- */
-async function screenshot(target: Shootable, options: Parameters<Shootable['screenshot']>[0], attempts = 4): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await target.screenshot(options);
-      return;
-    } catch (error) {
-      if (attempt >= attempts || !String(error).includes('Unable to capture screenshot')) throw error;
-      console.warn(`screenshot attempt ${attempt} of ${attempts}: Chromium could not capture; trying again`);
-      await new Promise((done) => setTimeout(done, 300 * attempt));
-    }
-  }
-}
-
-async function open(report: Report, name: string, render: RenderContext = {}): Promise<Opened> {
-  if (context === undefined) throw new Error('no browser context');
-  const file = join(tmp, `${name}.html`);
-  writeFileSync(file, renderHtml(report, render));
-  const url = pathToFileURL(file).href;
-  const page = await context.newPage();
-  const opened: Opened = { requests: [], failed: [], consoleErrors: [], dialogs: [], page, url };
-  page.on('request', (r) => opened.requests.push(r.url()));
-  page.on('requestfailed', (r) => opened.failed.push(`${r.url()}: ${r.failure()?.errorText ?? 'failed'}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') opened.consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => opened.consoleErrors.push(e.message));
-  page.on('dialog', (d) => {
-    opened.dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.goto(url, { waitUntil: 'load' });
-  return opened;
+function open(report: Report, name: string, render: RenderContext = {}): Promise<Opened> {
+  if (browser === undefined) throw new Error('no browser');
+  return browser.open(report, name, render);
 }
 
 describe('report.html in headless Chromium', () => {
   it('loads only itself, logs no errors and shows the summary counts and the SHA-256 of report.json', async () => {
     const report = mixedReport();
-    const reportSha256 = sha256Hex(RENDERERS.json.render(report));
+    const reportSha256 = sha256Hex(await RENDERERS.json.render(report));
     const { page, url, requests, failed, consoleErrors } = await open(report, 'mixed', { reportSha256 });
     await expect(page.locator('code.digest').first().innerText()).resolves.toBe(reportSha256);
     expect(requests).toEqual([url]);
@@ -146,6 +88,18 @@ describe('report.html in headless Chromium', () => {
       await expect(page.locator(`[data-count="${key}"]`).textContent()).resolves.toBe(String(report.summary[key]));
     }
     await screenshot(page, { path: resolve(SCREENSHOT, '../report-hostile.png'), fullPage: true });
+    await page.close();
+  });
+
+  // The timeline's report has every part of the page: the picture, its findings, tables and the evidence they link.
+  it.each([
+    ['mixed', mixedReport],
+    ['sequence', sequenceReport],
+    ['timeline', timelineReport],
+  ])('%s: axe-core finds no serious or critical accessibility violation (landmarks, names, text alternatives, contrast)', async (name, make) => {
+    const { page, consoleErrors } = await open(make(), `axe-${name}`);
+    expect(serious(await axeViolations(page))).toEqual([]);
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 });

@@ -39,14 +39,14 @@ describe('sample reports', () => {
     await expect(loadReport(file)).rejects.toThrow(/schema version 1 .* run again to get version 2/);
   });
 
-  it('every format is wired in and renders every sample', () => {
+  it('every format is wired in and renders every sample', async () => {
     for (const { report } of samples) {
-      for (const renderer of Object.values(RENDERERS)) expect(renderer.render(report).length).toBeGreaterThan(100);
+      for (const renderer of Object.values(RENDERERS)) expect((await renderer.render(report)).length).toBeGreaterThan(100);
     }
   });
 
-  it.each(samples)('$name renders with no unprintable characters in any format', ({ report }) => {
-    for (const render of [renderJunit, renderMarkdown, renderHtml]) expect(UNPRINTABLE.exec(render(report))).toBeNull();
+  it.each(samples)('$name renders with no unprintable characters in any format', async ({ report }) => {
+    for (const render of [renderJunit, renderMarkdown, renderHtml]) expect(UNPRINTABLE.exec(await render(report))).toBeNull();
   });
 
   it.each(samples)('$name: the specification coverage carries this run\'s status of each requirement it names', ({ report }) => {
@@ -56,16 +56,16 @@ describe('sample reports', () => {
     for (const c of named) expect(c.status, c.id).toBe(status.get(c.id));
   });
 
-  it('a report written before the specification map renders without the appendix', () => {
+  it('a report written before the specification map renders without the appendix', async () => {
     const { specCoverage: _dropped, ...older } = mixedReport();
     expect(reportSchemaErrors(older)).toEqual([]);
     expect(renderMarkdown(older)).not.toContain('Specification coverage');
-    expect(renderHtml(older)).not.toContain('Specification coverage');
+    expect(await renderHtml(older)).not.toContain('Specification coverage');
     expect(renderEarl(older)).not.toContain('dct:source');
   });
 
-  it('renderers are pure: same report, same text', () => {
-    for (const render of [renderJunit, renderMarkdown, renderHtml, renderEarl]) expect(render(mixedReport())).toBe(render(mixedReport()));
+  it('renderers are pure: same report, same text', async () => {
+    for (const render of [renderJunit, renderMarkdown, renderHtml, renderEarl]) expect(await render(mixedReport())).toBe(await render(mixedReport()));
   });
 });
 
@@ -310,8 +310,8 @@ describe('earl.jsonld', () => {
 });
 
 describe('report.html', () => {
-  it('escapes hostile text everywhere: nothing becomes markup', () => {
-    const html = renderHtml(hostileReport());
+  it('escapes hostile text everywhere: nothing becomes markup', async () => {
+    const html = await renderHtml(hostileReport());
     expect(html).not.toMatch(/<img/i);
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<\/script/i);
@@ -324,17 +324,17 @@ describe('report.html', () => {
     expect(html.length).toBeLessThan(120_000);
   });
 
-  it('is self-contained: no external resource, a CSP that forbids loading any', () => {
-    const html = renderHtml(mixedReport());
+  it('is self-contained: no external resource, a CSP that forbids loading any', async () => {
+    const html = await renderHtml(mixedReport());
     expect(html).not.toMatch(/\b(src|href)="(?!#)/);
     expect(html).not.toMatch(/@import|url\(/);
     expect(html).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
     expect(html).toContain('@media print');
   });
 
-  it('shows the run header, counts, every requirement with its details and the lists', () => {
+  it('shows the run header, counts, every requirement with its details and the lists', async () => {
     const report = mixedReport();
-    const html = renderHtml(report);
+    const html = await renderHtml(report);
     for (const key of ['pass', 'fail', 'inconclusive', 'notExercised'] as const) expect(html).toContain(`data-count="${key}">${report.summary[key]}<`);
     expect(html).toContain(`<div class="verdict" data-verdict="does-not-conform" role="status">\n<strong>${report.verdictLine.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</strong>`);
     expect(html).toContain('<h2 id="not-exercised">Not exercised</h2>');
@@ -345,8 +345,8 @@ describe('report.html', () => {
     expect(html).not.toContain('[redacted]x');
   });
 
-  it('ends with the specification coverage appendix: each sentence with linked requirements and verdicts, or its reason', () => {
-    const html = renderHtml(mixedReport());
+  it('ends with the specification coverage appendix: each sentence with linked requirements and verdicts, or its reason', async () => {
+    const html = await renderHtml(mixedReport());
     const appendix = html.slice(html.indexOf('<h2 id="spec-coverage">'));
     expect(html.indexOf('<h2 id="spec-coverage">Appendix: Specification coverage</h2>')).toBeGreaterThan(html.indexOf('<h2 id="run-errors">'));
     expect(appendix).toContain('<tr id="spec-S4_2e1-03" data-sentence="S4.1-03" data-covered="true"><td class="nowrap rid">S4.1-03</td><td class="nowrap">4.1</td><td class="wrap">limit | integer | no | minimum 1, maximum 100, default 20 | Maximum number of animals returned.</td>');
@@ -379,10 +379,10 @@ describe('the key\'s plan in every format', () => {
     }
   });
 
-  it('html, summary.md, junit.xml and earl.jsonld show it with its limits', () => {
+  it('html, summary.md, junit.xml and earl.jsonld show it with its limits', async () => {
     const report = custom();
     const shown = 'custom:500/50000 (500 requests a minute, 50,000 a day)';
-    expect(renderHtml(report)).toContain(`<dt>Plan</dt><dd>${shown}</dd>`);
+    expect(await renderHtml(report)).toContain(`<dt>Plan</dt><dd>${shown}</dd>`);
     expect(renderMarkdown(report)).toContain(`, plan ${shown}.`);
     const root = parseXml(renderJunit(report));
     const [first] = suitesOf(root);
@@ -403,8 +403,8 @@ describe('the key mode', () => {
     expect(reportSchemaErrors(dedicated)).toEqual([]);
   });
 
-  it('and what other clients were seen to spend appear in every format', () => {
-    for (const text of [renderMarkdown(shared), renderHtml(shared), renderJunit(shared), renderEarl(shared)]) {
+  it('and what other clients were seen to spend appear in every format', async () => {
+    for (const text of [renderMarkdown(shared), await renderHtml(shared), renderJunit(shared), renderEarl(shared)]) {
       expect(text).toMatch(/shared/);
       expect(text).toContain('another client used at least 28 of this window');
     }
@@ -412,7 +412,7 @@ describe('the key mode', () => {
     expect(renderMarkdown(dedicated)).toContain('Key dedicated (--dedicated-key): nobody else uses it');
     expect(renderJunit(dedicated)).toContain('<property name="keyMode" value="dedicated"/>');
     expect(renderEarl(dedicated)).toContain('"pc:keyMode": "dedicated"');
-    expect(renderHtml(dedicated)).toContain('<dt>Key use</dt><dd>Key dedicated (--dedicated-key)');
+    expect(await renderHtml(dedicated)).toContain('<dt>Key use</dt><dd>Key dedicated (--dedicated-key)');
   });
 
   it('is left out of reports written before key modes, which say nothing about the key', () => {

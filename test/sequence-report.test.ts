@@ -80,14 +80,31 @@ describe('a failing sequence in the reports', () => {
     expect(body.match(/reproduce: curl/g)).toHaveLength(4);
   });
 
-  it('in report.html: an ordered list of steps, the breaking one marked, a curl block each', () => {
-    const html = renderHtml(report);
-    const list = /<ol class="steps" aria-label="failing sequence">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
+  it('in report.html: an ordered list of steps, the breaking one marked, a curl block each', async () => {
+    const html = await renderHtml(report);
+    const list = /<ol class="steps with-model" aria-label="failing sequence">([\s\S]*?)<\/ol>/.exec(html)?.[1] ?? '';
     const items = list.match(/<li data-outcome="[^"]+">/g) ?? [];
     expect(items).toEqual([...Array(3).fill('<li data-outcome="as-expected">'), '<li data-outcome="violation">']);
     expect(list.match(/<pre class="curl">curl -i /g)).toHaveLength(4);
     expect(list).toContain('<dt class="violation">Violation</dt>');
     expect(list).toContain('<span class="op">getPet</span> <code>GET /pets/67</code>');
+  });
+
+  it('in report.html: each step beside the model it was judged against', async () => {
+    const html = await renderHtml(report);
+    const models = [...html.matchAll(/<div class="model"><p class="pre-label">Model after step (\d)<\/p><ul>(.*?)<\/ul><\/div>/g)].map((m) => [m[1], m[2]]);
+    expect(models).toEqual([
+      ['1', '<li>no pet created yet</li>'],
+      ['2', expect.stringContaining('pet 67 (created in step 2): {&quot;id&quot;:67') as string],
+      ['3', expect.stringContaining('shown by exchange #50, so it must stay') as string],
+      ['4', expect.stringContaining('shown by exchange #50, so it must stay') as string],
+    ]);
+    expect(models[1]?.[1]).toContain('no read has shown it yet');
+    // A report written before the model was kept shows the steps alone.
+    const older = { ...report, requirements: report.requirements.map((r) => (r.sequence === undefined ? r : { ...r, sequence: { ...r.sequence, steps: r.sequence.steps.map(({ model: _model, ...step }) => step) } })) };
+    const plain = await renderHtml(older);
+    expect(plain).toContain('<ol class="steps" aria-label="failing sequence">');
+    expect(plain).not.toContain('class="model"');
   });
 
   it('in a vitest project\'s failure message', () => {

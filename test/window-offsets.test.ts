@@ -23,12 +23,12 @@ const offsetsOf = (v: Variant, count: number): number[] => {
 };
 
 /** A Date that stood still: a RATE-003 observation in report.json and report.html, and a note under the console's verdict. */
-function expectDateLagShown(run: VariantRun): void {
+async function expectDateLagShown(run: VariantRun): Promise<void> {
   const lag = run.report?.observations.find((o) => o.requirement === 'RATE-003' && o.message.startsWith('The Date header lagged'));
   expect(lag?.notable).toBe(true);
   expect(lag?.message).toMatch(/stood still on \d+ responses over \d+\.\d s of the local clock/);
   expect(run.cli.stdout).toContain(`Note (RATE-003): ${lag?.message ?? ''}`);
-  if (run.report !== undefined) expect(renderHtml(run.report)).toContain('The Date header lagged the server&#39;s clock');
+  if (run.report !== undefined) expect(await renderHtml(run.report)).toContain('The Date header lagged the server&#39;s clock');
 }
 
 /** Runs under load from the other test files, one after the other. */
@@ -45,7 +45,7 @@ describe('the verdict does not depend on where the run starts in a rate-limit wi
         const run = await runVariant(v, {}, { inProcess: true, windowOffsetMs: offsetMs });
         expect(run.reportError, `started ${offsetMs} ms into a window`).toBeUndefined();
         expect(run.failing, `started ${offsetMs} ms into a window:\n${describeFailures(run, [...run.failing, ...v.breaks])}`).toEqual(v.breaks);
-        if (name === 'date-per-connection') expectDateLagShown(run);
+        if (name === 'date-per-connection') await expectDateLagShown(run);
       }
     });
   }

@@ -18,14 +18,15 @@ export function cliOf(root) {
 }
 
 /**
- * One run of `cli` with `args` (plus a temporary --report-dir and the json reporter): exit code,
- * wall ms, CPU ms, peak MiB and report.json (undefined when none was written).
+ * One run of `cli` with `args` (plus a temporary --report-dir and `reporters`, by default the
+ * json reporter alone): exit code, wall ms, CPU ms, peak MiB and report.json (undefined when none
+ * was written).
  */
-export async function conformanceRun(cli, args, env = {}) {
+export async function conformanceRun(cli, args, env = {}, reporters = 'json') {
   const dir = await mkdtemp(join(tmpdir(), 'pc-bench-'));
   try {
     const usageFile = join(dir, 'usage.json');
-    const ran = await timed(process.execPath, [...cli.flags, RESOURCE_USAGE, usageFile, cli.path, '--report-dir', dir, '--reporter', 'json', ...args], {
+    const ran = await timed(process.execPath, [...cli.flags, RESOURCE_USAGE, usageFile, cli.path, '--report-dir', dir, '--reporter', reporters, ...args], {
       env: { PATH: process.env.PATH, NO_COLOR: '1', ...env },
     });
     const usage = JSON.parse(await readFile(usageFile, 'utf8').catch(() => 'null'));

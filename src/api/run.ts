@@ -334,7 +334,8 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
     await target.close();
   }
   const built = buildReport(catalog, stop === undefined ? reporter.outcomes : afterStop(reporter.outcomes, stop), info(target, [...reporter.errors]));
-  const report = withLog({ ...built, requests: Math.max(built.requests, counted.requests()) }, reporter.exchanges);
+  const timeline = reporter.timeline === undefined ? {} : { timeline: reporter.timeline };
+  const report = withLog({ ...built, requests: Math.max(built.requests, counted.requests()), ...timeline }, reporter.exchanges);
   if (stop !== undefined) return stoppedReport(report, stop, resolved.selected);
   const halt = report.halted;
   if (halt !== undefined && PREFLIGHT_HALTS.has(halt.reason)) return haltedReport(report, halt, resolved.selected);

@@ -51,7 +51,9 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
   const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
   const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${otherUsers}`;
   if (pointsBeyond(throttled, windowEnd, clock)) return [anotherLimit(said, throttled)];
-  return [violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq)];
+  const found = violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq);
+  // At the 429, the announcement left at least `unexplained` requests to serve.
+  return [{ ...found, pairedWith: prev.seq, expected: { kind: 'remaining-at-least', value: Number(unexplained) } }];
 }
 
 /**
@@ -83,7 +85,8 @@ export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigin
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || remaining === undefined || windowEnd === undefined || remaining <= allowance) return [];
   const said = `the 429 itself announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; allowance: ${allowance}`;
   if (pointsBeyond(throttled, windowEnd, clock)) return [anotherLimit(said, throttled)];
-  return [violation(REQ, `Received 429 although ${said} / Expected a refusal to leave no announced requests in its window`, throttled.seq)];
+  const found = violation(REQ, `Received 429 although ${said} / Expected a refusal to leave no announced requests in its window`, throttled.seq);
+  return [{ ...found, expected: { kind: 'remaining-at-most', value: Number(allowance) } }];
 }
 
 /**

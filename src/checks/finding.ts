@@ -5,6 +5,24 @@
  */
 export type FindingKind = 'violation' | 'observation';
 
+/**
+ * What a finding held its response to, in terms a picture of the run can draw (report.html's
+ * timeline): a bound on X-RateLimit-Remaining or -Limit at the finding's exchange, or a moment on
+ * the server's clock. The check that judged says it, so a picture never recomputes a rule.
+ */
+export interface Expectation {
+  /**
+   * 'remaining-at-most': Remaining should have been at most `value` (a rise no refill explains, a
+   * refusal that announced room); 'remaining-at-least': the announcements before it left at least
+   * `value` requests (a 429 that came early, a fall beyond the run's own requests); 'limit': the
+   * Limit that applies; 'window-until': the window the earlier response announced lasts until
+   * `value`; 'served-from': a request from `value` on should have been served (Retry-After).
+   */
+  kind: 'remaining-at-most' | 'remaining-at-least' | 'limit' | 'window-until' | 'served-from';
+  /** The count, or for the two moments Unix ms on the server's clock as the run read it. */
+  value: number;
+}
+
 export interface Finding {
   requirement: string;
   kind: FindingKind;
@@ -19,6 +37,8 @@ export interface Finding {
   detail?: string;
   /** seq of the earlier exchange a violation compares `exchange` with: shown as evidence beside it. */
   pairedWith?: number;
+  /** What the check expected of `exchange`, when it can be drawn (see Expectation). */
+  expected?: Expectation;
   /**
    * An observation the console summary shows as well (a note under the verdict): something about
    * the target a user should know although it changes no verdict, such as a Date header that lags.

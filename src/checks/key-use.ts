@@ -164,14 +164,14 @@ export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] 
     const ownAfter = ownCountedBetween(exchanges, stoodTo, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
     const sooner = stood - after.remaining - BigInt(ownAfter);
     if (sooner <= allowance) continue;
-    return [
-      violation(
+    const found = violation(
         REQ,
         `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
           `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
         after.at.seq,
-      ),
-    ];
+      );
+    // Where the window ended, what stood announced still left at least this many.
+    return [{ ...found, pairedWith: stoodTo.seq, expected: { kind: 'remaining-at-least', value: Number(stood) - ownAfter } }];
   }
   return [];
 }
@@ -205,12 +205,12 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
   const worst = [...gapsByWindow(exchanges).values()].flat().reduce<Gap | undefined>((w, g) => (w === undefined || g.others > w.others ? g : w), undefined);
   if (worst === undefined || worst.others <= 0n) return [];
   const [before, after] = [rateLimitValue(worst.from, 'x-ratelimit-remaining'), rateLimitValue(worst.to, 'x-ratelimit-remaining')];
-  return [
-    violation(
-      REQ,
-      `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
-        `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
-      worst.to.seq,
-    ),
-  ];
+  const found = violation(
+    REQ,
+    `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
+      `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
+    worst.to.seq,
+  );
+  const atLeast = before === undefined ? undefined : Number(before) - worst.own;
+  return [{ ...found, pairedWith: worst.from.seq, ...(atLeast === undefined ? {} : { expected: { kind: 'remaining-at-least', value: atLeast } }) }];
 }

@@ -65,7 +65,8 @@ function checkRemainingWithinLimit(ex: Exchange): Finding[] {
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
   const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
   if (limit === undefined || remaining === undefined || remaining <= limit) return [];
-  return [violation('RATE-002', `Received X-RateLimit-Remaining ${remaining} with X-RateLimit-Limit ${limit} / Expected Remaining ≤ Limit`, ex.seq)];
+  const found = violation('RATE-002', `Received X-RateLimit-Remaining ${remaining} with X-RateLimit-Limit ${limit} / Expected Remaining ≤ Limit`, ex.seq);
+  return [limit > BigInt(Number.MAX_SAFE_INTEGER) ? found : { ...found, expected: { kind: 'remaining-at-most', value: Number(limit) } }];
 }
 
 interface ResetJudgement {
@@ -122,7 +123,7 @@ function checkPlanLimit(ex: Exchange, plan: Plan | undefined): Finding[] {
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
   const perMinute = planLimits(plan).perMinute;
   if (limit === undefined || limit === BigInt(perMinute)) return [];
-  return [violation('RATE-004', `Received X-RateLimit-Limit ${limit} / Expected ${perMinute}, the per-minute limit of the ${plan} plan`, ex.seq)];
+  return [{ ...violation('RATE-004', `Received X-RateLimit-Limit ${limit} / Expected ${perMinute}, the per-minute limit of the ${plan} plan`, ex.seq), expected: { kind: 'limit', value: perMinute } }];
 }
 
 /** A thousand times the largest published per-minute limit (Business, 1,000): no custom plan goes that far. */

@@ -61,13 +61,8 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: Serv
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
   const laterAt = serverMoment(later, clock)?.earliest;
   if (laterAt !== undefined && Number(resetAfter) * 1000 - laterAt <= ROUNDING_HIDES_MS) return [];
-  return [
-    violation(
-      'RATE-002',
-      `Remaining did not fall: ${before} then ${after} within the window ending ${resetAfter} (exchanges ${earlier.seq} and ${later.seq}) / Expected at most ${before - 1n}`,
-      later.seq,
-    ),
-  ];
+  const found = violation('RATE-002', `Remaining did not fall: ${before} then ${after} within the window ending ${resetAfter} (exchanges ${earlier.seq} and ${later.seq}) / Expected at most ${before - 1n}`, later.seq);
+  return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'remaining-at-most', value: Number(before - 1n) } }];
 }
 
 /**
@@ -90,13 +85,12 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   if (after <= before || after < limit - 1n) return [];
   if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
   if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
-  return [
-    violation(
-      'RATE-003',
-      `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
-      later.seq,
-    ),
-  ];
+  const found = violation(
+    'RATE-003',
+    `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
+    later.seq,
+  );
+  return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'window-until', value: resetMs } }];
 }
 
 /** RATE-008's second half: within one window (same Reset, or dated before the earlier Reset) the Limit stays the same. */
@@ -114,13 +108,12 @@ export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerC
   const sameReset = resetMs !== undefined && resetMs === laterReset;
   const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
   if (!sameReset && !beforeReset) return [];
-  return [
-    violation(
-      'RATE-008',
-      `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
-      later.seq,
-    ),
-  ];
+  const found = violation(
+    'RATE-008',
+    `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
+    later.seq,
+  );
+  return [{ ...found, pairedWith: earlier.seq, ...(before > BigInt(Number.MAX_SAFE_INTEGER) ? {} : { expected: { kind: 'limit' as const, value: Number(before) } }) }];
 }
 
 /** Every check of section 8 that compares two consecutive keyed exchanges as they arrive. */

@@ -181,5 +181,8 @@ function riseFinding(r: Rise, windowMs: number): Finding {
       `/ Expected Remaining to fall with each request until the window resets`,
     later.ex.seq,
   );
-  return { ...finding, pairedWith: earlier.ex.seq };
+  // The most Remaining could have shown under the rule: a refill of the bucket, or a sliding log's count.
+  const bucket = Math.max(0, Number(earlier.remaining) - r.between) + 1 + Math.max(0, Math.ceil(r.refill) - 1);
+  const atMost = Math.max(bucket, Number(later.limit) - r.recent);
+  return { ...finding, pairedWith: earlier.ex.seq, expected: { kind: 'remaining-at-most', value: atMost } };
 }

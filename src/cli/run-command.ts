@@ -18,6 +18,8 @@ import { renderContextOfFile } from '../report/digest.js';
 import { RENDERERS } from '../report/renderers.js';
 import { join, resolve } from 'node:path';
 import { reachNote } from './reach-note.js';
+import { prepareTimelineChart } from '../report/render/timeline-chart.js';
+import type { ProgressListener } from '../../reporters/compliance.js';
 
 /** Where the command writes: a terminal's streams, or anything that takes text. */
 export interface CliIo {
@@ -36,6 +38,37 @@ function dailyQuotaNotice(command: RunOptions): string {
   return `${costLine(plan)}; ${budget}`;
 }
 
+/** A wait on the target's rate limit this long leaves time enough to load report.html's charting library in. */
+const CHART_WAIT_MS = 500;
+/**
+ * The client's waits after a 429 (its Retry-After, the single retry's, the Reset after a second
+ * 429) say so. Only they are idle time for this thread: a wait before the burst, or for the next
+ * window, precedes requests that must go out fast, and the embedded reference server answers them
+ * on this same thread.
+ */
+const AFTER_A_429 = /\b429\b/;
+
+/**
+ * `progress`, and when report.html is among the reports, the charting library of its timeline
+ * prepared during the run's first long wait after a 429 (every run that tests the limit has one):
+ * the run is idle then, so writing report.html afterwards only draws. A run without such a wait
+ * loads it when report.html is written.
+ */
+export function preparingChart(progress: ProgressListener, reporters: readonly ReporterName[]): ProgressListener {
+  if (!reporters.includes('html')) return progress;
+  let started = false;
+  return {
+    ...progress,
+    onProgress(event) {
+      progress.onProgress?.(event);
+      if (started || event.kind !== 'wait' || event.ms < CHART_WAIT_MS || !AFTER_A_429.test(event.reason)) return;
+      started = true;
+      // A library that fails to load fails again, with its error, when report.html is written.
+      prepareTimelineChart().catch(() => undefined);
+    },
+  };
+}
+
 /** Runs the suite as `command` says, writes the reports and the console summary; resolves to the exit code. */
 export async function runCommand(command: RunOptions, io: CliIo): Promise<number> {
   const target = command.baseUrl ?? 'the embedded reference server';
@@ -49,7 +82,7 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
   try {
-    report = await runConformance(await libraryOptions(command, { progress, env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) }));
+    report = await runConformance(await libraryOptions(command, { progress: preparingChart(progress, command.reporters), env: io.env, ...(io.signal === undefined ? {} : { signal: io.signal }) }));
   } finally {
     progress.stop();
   }

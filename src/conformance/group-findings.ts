@@ -11,6 +11,8 @@ export interface FindingGroup {
   count: number;
   /** Distinct exchanges the group's findings are about. */
   responses: number;
+  /** Those exchanges' seqs, in order of first appearance. */
+  exchanges: number[];
 }
 
 /** Groups by message, in order of first appearance. */
@@ -22,7 +24,7 @@ export function groupFindings(findings: readonly Finding[]): FindingGroup[] {
     if (f.exchange !== undefined) group.seqs.add(f.exchange);
     groups.set(f.message, group);
   }
-  return [...groups.values()].map((g) => ({ first: g.first, count: g.count, responses: g.seqs.size }));
+  return [...groups.values()].map((g) => ({ first: g.first, count: g.count, responses: g.seqs.size, exchanges: [...g.seqs] }));
 }
 
 /** "10 responses: <message> (first: <detail>)"; a group of one reads as the finding itself. */

@@ -4,7 +4,7 @@
  * channel: it carries waits on the rate limit (for a countdown) and the request count, and, when
  * the run keeps its exchange log (--reporter har), each exchange as it completes.
  */
-import type { LoggedExchange } from '../report/types.js';
+import type { LoggedExchange, RunTimeline } from '../report/types.js';
 
 export const PROGRESS_TAG = '\u0000petstore-conformance-progress ';
 
@@ -20,9 +20,10 @@ export type ProgressEvent =
 /**
  * What the worker's tagged lines carry: progress, or one exchange of the log (for the reporter,
  * never shown as progress). Sent as each exchange completes, so an aborted run's log holds every
- * answered request, and nothing waits for the last test.
+ * answered request, and nothing waits for the last test. The run's timeline (Report.timeline)
+ * comes once, after the last test: it is placed on the clock the whole run's Date headers show.
  */
-export type WorkerEvent = ProgressEvent | { kind: 'exchange'; exchange: LoggedExchange };
+export type WorkerEvent = ProgressEvent | { kind: 'exchange'; exchange: LoggedExchange } | { kind: 'timeline'; timeline: RunTimeline };
 
 export function encodeProgress(event: WorkerEvent): string {
   return `${PROGRESS_TAG}${JSON.stringify(event)}`;

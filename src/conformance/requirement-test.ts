@@ -34,6 +34,8 @@ const MAX_EVIDENCE = 12;
 const MAX_OBSERVATIONS = 12;
 /** Exchanges cited for a requirement that passed, so an auditor sees what was exercised. */
 const PASS_CITATIONS = 3;
+/** Exchanges a violation's evidence names (Evidence.cites), its group's included: enough to mark on the timeline, bounded for report.json. */
+const MAX_CITED = 50;
 /** Extra requests shrinking may spend once a property has failed. */
 const SHRINK_REQUESTS = 12;
 
@@ -278,8 +280,16 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
   const evidence: Evidence[] = groups.slice(0, MAX_EVIDENCE).flatMap((g): Evidence[] => {
     const ex = exchangeAt(g.first.exchange);
     const paired = exchangeAt(g.first.pairedWith);
+    const cites = [...new Set([...(g.first.exchange === undefined ? [] : [g.first.exchange]), ...(g.first.pairedWith === undefined ? [] : [g.first.pairedWith]), ...g.exchanges])].slice(0, MAX_CITED);
     return [
-      { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) },
+      {
+        kind: 'violation',
+        message: groupLine(g),
+        ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }),
+        ...(cites.length === 0 ? {} : { cites }),
+        ...(paired === undefined ? {} : { pairedWith: paired.seq }),
+        ...(g.first.expected === undefined ? {} : { expected: g.first.expected }),
+      },
       ...(paired === undefined ? [] : [{ kind: 'exchange' as const, message: `compared with exchange #${paired.seq}: ${paired.request.method} ${paired.request.target}`, exchange: exchangeEvidence(paired) }]),
     ];
   });

@@ -38,6 +38,8 @@ export interface StepReport {
   exchanges: readonly Exchange[];
   /** Violations (and observations) of this step, each naming its requirement. */
   findings: readonly Finding[];
+  /** The model once the step was judged, a line per item (report.html shows it beside the step). */
+  model?: readonly string[];
 }
 
 /** Thrown by SequenceDriver.send when a 429 got through the client's retries: the step reached nothing to judge. */
@@ -180,6 +182,7 @@ function failureRecord(execution: Execution, meta: { label: string; seed: number
         ...(violations.length === 0 ? {} : { violations }),
         exchanges: step.exchanges.map((ex) => ex.seq),
         curl: step.exchanges.map(toCurl),
+        ...(step.model === undefined ? {} : { model: [...step.model] }),
       };
     }),
     commands: steps.map((step) => step.command),

@@ -15,7 +15,10 @@ export type Verdict = 'conforms' | 'does-not-conform' | 'not-verified';
 export type Level = 'must' | 'should';
 
 import type { AuthMode, AuthTemplate } from '../http/exchange.js';
+import type { Expectation } from '../checks/finding.js';
 import type { Untestable } from '../spec-map.js';
+
+export type { Expectation };
 
 export interface ExchangeEvidence {
   seq: number;
@@ -96,6 +99,15 @@ export interface Evidence {
   kind: 'violation' | 'observation' | 'exchange' | 'note';
   message: string;
   exchange?: ExchangeEvidence;
+  /**
+   * A violation's exchanges, by seq: the one it is about, the one it was compared with, and the
+   * other responses that showed the same violation (at most MAX_CITED). Absent in older reports.
+   */
+  cites?: number[];
+  /** seq of the earlier exchange a violation was compared with (also in `cites`). */
+  pairedWith?: number;
+  /** What the check expected of the exchange, where a picture can show it (report.html's timeline). */
+  expected?: Expectation;
 }
 
 export interface PropertyFailure {
@@ -135,6 +147,8 @@ export interface SequenceStep {
   exchanges: number[];
   /** One reproduction line per exchange; the key appears only as $PETSTORE_API_KEY. */
   curl: string[];
+  /** The model once the step was judged: one line per pet the sequence created (absent in older reports). */
+  model?: string[];
 }
 
 /** The shortest failing sequence of operations the model-based sequences found (src/conformance/sequence.ts). */
@@ -150,6 +164,63 @@ export interface SequenceFailure {
   steps: SequenceStep[];
   /** The sequence as `replay` sends it again. */
   commands: SequenceCommand[];
+}
+
+/**
+ * One request of the run as its timeline keeps it (Report.timeline): when the server handled it,
+ * what it was and what the rate-limit headers said, nothing of its content (the evidence and the
+ * exchange log have that), so a run of a day's quota stays small.
+ */
+export interface TimelineResponse {
+  seq: number;
+  /**
+   * ms after RunTimeline.start at which the server handled it, on the server's clock as the run
+   * placed it (src/checks/server-clock.ts: the earliest moment its Date and the freshest Dates
+   * allow); a request that got no answer, when it was sent.
+   */
+  t: number;
+  /** ms from sending to the answer (or the error). */
+  ms: number;
+  /** listPets, createPet, getPet or listOrders; "other" for a request outside the interface. */
+  op: string;
+  /** Absent when no response came. */
+  status?: number;
+  /** The transport error's code, when no response came. */
+  error?: string;
+  /** The credential it carried: 'key' is the run's key, every other a request without a valid key. */
+  auth: AuthMode;
+  /** X-RateLimit-Limit, -Remaining and -Reset (Unix seconds) as integers; each absent when the response lacked it or it was not an integer. */
+  limit?: number;
+  remaining?: number;
+  reset?: number;
+  /** A 429's Retry-After, as sent. */
+  retryAfter?: string;
+  /** seq of the 429 this request retried. */
+  retryOf?: number;
+  /** A read of a pet the run had created that did not find it yet, made again within CREATE-002's read-after-write grace. */
+  lagged?: true;
+}
+
+/** A wait the run made before sending more: Retry-After, a window's end, a window top-up's hold, a read-after-write grace. */
+export interface TimelineWait {
+  /** ms after RunTimeline.start, on the same clock as the responses. */
+  t: number;
+  ms: number;
+  /** Why, as the run announced it. */
+  reason: string;
+}
+
+/** The run's requests against the rate limit, as the run placed them in time: what report.html's timeline draws. */
+export interface RunTimeline {
+  /** 'server': placed on the server's clock read from its Date headers; 'local': no Date header was usable, so on the local clock. */
+  clock: 'server' | 'local';
+  /** Unix ms, on that clock, of t = 0: the moment the first request was sent. */
+  start: number;
+  /** The server's clock minus the local one, in ms, as the run read it (0 on 'local'). */
+  offsetMs: number;
+  /** Every request of the run, in send order. */
+  responses: TimelineResponse[];
+  waits: TimelineWait[];
 }
 
 export interface RequirementResult {
@@ -279,4 +350,6 @@ export interface Report {
   runErrors: string[];
   /** Every exchange of the run in send order, kept only when asked for (`--reporter har`, library option `exchangeLog`). */
   exchanges?: LoggedExchange[];
+  /** The run's requests against the rate limit (report.html's timeline); absent from reports written before it existed, and from runs cancelled before their end. */
+  timeline?: RunTimeline;
 }

@@ -22,7 +22,7 @@ export async function writeReports(report: Report, dir: string, formats: readonl
   for (const format of ordered) {
     const renderer = RENDERERS[format];
     const path = join(outDir, renderer.fileName);
-    const bytes = Buffer.from(renderer.render(report, known), 'utf8');
+    const bytes = Buffer.from(await renderer.render(report, known), 'utf8');
     await writeFile(path, bytes);
     if (format === 'json') known = { ...known, reportSha256: sha256Hex(bytes) };
     written.push(path);
@@ -34,6 +34,6 @@ export async function writeReports(report: Report, dir: string, formats: readonl
 export async function appendStepSummary(report: Report, env: NodeJS.ProcessEnv, context: RenderContext = {}): Promise<string | undefined> {
   const path = env['GITHUB_STEP_SUMMARY'];
   if (path === undefined || path === '') return undefined;
-  await appendFile(path, RENDERERS.markdown.render(report, context), 'utf8');
+  await appendFile(path, await RENDERERS.markdown.render(report, context), 'utf8');
   return path;
 }

@@ -31,6 +31,7 @@ import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpAp
 import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
 import { isClientError } from '../http/errors.js';
 import { listenForStop } from './stop-channel.js';
+import type { WaitRecord } from '../report/timeline-record.js';
 
 /** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
 const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
@@ -125,6 +126,10 @@ export class Session {
   #topUpClosed = false;
   /** True while the mid-run burst and its recovery request are being sent: nothing else overlaps them. */
   #toppingUp = false;
+  /** Every wait the run made before sending more, as it began: the spans of report.html's timeline. */
+  readonly waits: WaitRecord[] = [];
+  /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
+  readonly laggedReads = new Set<number>();
 
   constructor(config: RunConfig) {
     this.config = config;
@@ -146,9 +151,21 @@ export class Session {
       // reach no test's meta, and one in flight at the abort may never be answered.
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
       onExchange: (ex) => this.#inspect(ex),
-      onWait: (ms, reason) => console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests })),
+      onWait: (ms, reason) => this.noteWait(ms, reason),
     });
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
+  }
+
+  /** A wait the run is about to make: kept for the timeline, and announced to the terminal unless `quiet`. */
+  noteWait(ms: number, reason: string, quiet = false): void {
+    this.waits.push({ at: Date.now(), ms, reason });
+    if (!quiet) console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests }));
+  }
+
+  /** The burst's wait for a fresh window (ConformanceClient.idle), kept like the client's own; the mid-run burst's is not announced. */
+  async idle(ms: number, reason: string, quiet = false): Promise<void> {
+    if (ms > 0) this.noteWait(ms, reason, quiet);
+    await this.client.idle(ms);
   }
 
   /** No more mid-run bursts: RATE-005's test has started and sends its own if it needs one. */
@@ -175,7 +192,7 @@ export class Session {
     const send = (extra: Partial<SendRequest>): Promise<Exchange> =>
       client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, purpose: 'RATE-005', ...extra });
     try {
-      const result = await runBurst(plan, () => send({}), (ms) => client.idle(ms));
+      const result = await runBurst(plan, () => send({}), (ms) => this.idle(ms, 'too little of the window is left for the burst', true));
       if (result.outcome === 'stopped') return;
       this.topUp = { plan, result, runInWindow };
       if (result.outcome === 'refused' && result.throttled !== undefined) {

@@ -3,7 +3,7 @@
  * hostile one whose strings try to break out of XML, HTML, Markdown and JSON. Fixed values only
  * (no clock, no randomness) so rendered output can be snapshot-tested.
  */
-import type { Evidence, ExchangeEvidence, Report, RequirementResult, SequenceFailure } from '../../src/report/types.js';
+import type { Evidence, ExchangeEvidence, Report, RequirementResult, RunTimeline, SequenceFailure, TimelineResponse } from '../../src/report/types.js';
 import { verdictOf } from '../../src/report/build.js';
 import { specCoverageOf } from '../../src/report/spec-coverage.js';
 import type { SpecSentence } from '../../src/spec-map.js';
@@ -227,6 +227,16 @@ export function hostileReport(): Report {
     tool: { name: `petstore-conformance ${SCRIPT_BREAKOUT}`, version: '0.1.0' },
     target: { baseUrl: `https://evil.example/v1?q="><script>alert(1)</script>|\``, embedded: false },
     observations: [{ requirement: 'ERR-001', message: HOSTILE }],
+    timeline: {
+      clock: 'local',
+      start: TIMELINE_START,
+      offsetMs: 0,
+      responses: [
+        { seq: 3, t: 0, ms: 5, op: HOSTILE, status: 429, auth: 'key', limit: 60, remaining: 0, reset: TIMELINE_START / 1000 + 1, retryAfter: HOSTILE },
+        { seq: 4, t: 10, ms: 5, op: HOSTILE, error: HOSTILE, auth: 'none' },
+      ],
+      waits: [{ t: 5, ms: 100, reason: HOSTILE }],
+    },
     notTested: [{ section: '9', statement: HOSTILE, reason: HOSTILE }],
     specCoverage: [
       { id: 'S7-01', section: '7', text: HOSTILE, requirements: [{ id: 'ERR-001', status: 'fail' }], note: HOSTILE },
@@ -243,13 +253,14 @@ const CREATED = '{"id":67,"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27
 export function failingSequence(): SequenceFailure {
   const curl = (target: string, data?: string): string => `curl -i '${BASE}${target}' ${KEYED}${data === undefined ? '' : ` -H 'Content-Type: application/json' --data-raw '${data}'`}`;
   const violation = 'Received 15 pets for status=sold (fewer than the limit of 100) without pet 67 (status "sold"), created by this sequence and already shown by a read / Expected every pet with that status on a page with room left';
+  const pet67 = `pet 67 (created in step 2): ${CREATED}`;
   return {
     label: 'fixed sequence read-after-write (shrunk)',
     seed: 710_306_284,
     path: '',
     sequencesRun: 1,
     steps: [
-      { n: 1, operation: 'listPets', sent: 'GET /pets?status=sold&limit=100', received: '200: 14 pets', expected: '200 and only pets with status "sold"', exchanges: [48], curl: [curl('/pets?status=sold&limit=100')] },
+      { n: 1, operation: 'listPets', sent: 'GET /pets?status=sold&limit=100', received: '200: 14 pets', expected: '200 and only pets with status "sold"', exchanges: [48], curl: [curl('/pets?status=sold&limit=100')], model: [] },
       {
         n: 2,
         operation: 'createPet',
@@ -258,8 +269,9 @@ export function failingSequence(): SequenceFailure {
         expected: '201 and the created Pet, with an id no pet had before: none of the 65 ids earlier responses showed',
         exchanges: [49],
         curl: [curl('/pets', '{"name":"pc-m3x9k2a7-37-model-sequence","categoryId":27,"status":"sold"}')],
+        model: [`${pet67}; no read has shown it yet`],
       },
-      { n: 3, operation: 'getPet', sent: 'GET /pets/67', received: `200 ${CREATED}`, expected: `200 and pet 67 (created in step 2) as its creation returned it: ${CREATED}`, exchanges: [50], curl: [curl('/pets/67')] },
+      { n: 3, operation: 'getPet', sent: 'GET /pets/67', received: `200 ${CREATED}`, expected: `200 and pet 67 (created in step 2) as its creation returned it: ${CREATED}`, exchanges: [50], curl: [curl('/pets/67')], model: [`${pet67}; shown by exchange #50, so it must stay`] },
       {
         n: 4,
         operation: 'listPets',
@@ -269,6 +281,7 @@ export function failingSequence(): SequenceFailure {
         violations: [violation],
         exchanges: [51],
         curl: [curl('/pets?status=sold&limit=100')],
+        model: [`${pet67}; shown by exchange #50, so it must stay`],
       },
     ],
     commands: [
@@ -295,4 +308,86 @@ export function sequenceReport(): Report {
   return finish({ ...base(requirements), specCoverage: specCoverageOf(sentences, requirements), createdPetIds: ['67'] });
 }
 
-export const SAMPLE_REPORTS = { passing: passingReport, mixed: mixedReport, hostile: hostileReport, sequence: sequenceReport } as const;
+/** The timeline's Unix ms of t = 0 and the two windows' Resets (Unix seconds). */
+export const TIMELINE_START = Date.UTC(2025, 5, 2, 12, 0, 0);
+const RESET_A = TIMELINE_START / 1000 + 1;
+const RESET_B = RESET_A + 1;
+
+const keyed = (seq: number, t: number, op: string, status: number, remaining: number, more: Partial<TimelineResponse> = {}): TimelineResponse => ({
+  seq,
+  t,
+  ms: 30,
+  op,
+  status,
+  auth: 'key',
+  limit: 60,
+  remaining,
+  reset: t < 1000 ? RESET_A : RESET_B,
+  ...more,
+});
+
+/**
+ * A run's timeline with something in each lane: keyed responses falling and then rising (a limit
+ * counted per operation), a refused create, a read that lagged, requests without a valid key (one
+ * without rate-limit headers), a 429 with its Retry-After wait, a keyed response without any
+ * rate-limit header, a request that got no answer.
+ */
+export function sampleTimeline(): RunTimeline {
+  return {
+    clock: 'server',
+    start: TIMELINE_START,
+    offsetMs: -120,
+    responses: [
+      keyed(1, 0, 'listPets', 200, 59),
+      keyed(2, 100, 'createPet', 201, 58),
+      keyed(3, 200, 'createPet', 400, 57),
+      keyed(4, 300, 'getPet', 404, 56, { lagged: true }),
+      keyed(5, 400, 'getPet', 200, 55),
+      { seq: 6, t: 450, ms: 20, op: 'listPets', status: 401, auth: 'none', limit: 60, remaining: 59, reset: RESET_A },
+      { seq: 7, t: 470, ms: 20, op: 'listPets', status: 401, auth: 'wrong-key' },
+      keyed(8, 500, 'createPet', 201, 54),
+      keyed(9, 600, 'listOrders', 200, 59),
+      keyed(10, 700, 'listPets', 429, 0, { retryAfter: '1' }),
+      { seq: 11, t: 1_010, ms: 25, op: 'listPets', status: 200, auth: 'key', retryOf: 10 },
+      keyed(12, 1_100, 'getPet', 404, 58),
+      { seq: 13, t: 1_200, ms: 10_000, op: 'listPets', error: 'UND_ERR_SOCKET', auth: 'key' },
+      { seq: 14, t: 1_300, ms: 20, op: 'listPets', status: 200, auth: 'malformed', limit: 60, remaining: 57, reset: RESET_B },
+    ],
+    waits: [{ t: 710, ms: 300, reason: 'Retry-After of the last 429' }],
+  };
+}
+
+/** A run whose timeline the findings of RATE-002 (a rise), RATE-001 (an older report's finding, without cites) and CREATE-002 (a lost write) are drawn on. */
+export function timelineReport(): Report {
+  const ex = (seq: number, target: string, status: number, method = 'GET'): ExchangeEvidence =>
+    exchange({ seq, purpose: `exchange ${seq}`, request: { method, url: `${BASE}${target}`, headers: { authorization: 'Bearer <redacted>' } }, response: { status, headers: {}, body: '', truncated: false }, curl: `curl -sS -i '${BASE}${target}'` });
+  const requirements = [
+    requirement({ id: 'PET-001', section: '2', title: 'Every Pet has the Pet shape', status: 'fail', evidence: [{ kind: 'violation', message: '/id must be integer', exchange: ex(2, '/pets', 201, 'POST'), cites: [2] }] }),
+    requirement({
+      id: 'CREATE-002',
+      section: '4.2',
+      title: 'A created pet can be fetched by its id',
+      status: 'fail',
+      evidence: [{ kind: 'violation', message: 'GET /pets/8 for a pet just created: received 404 600 ms after its 201, past the read-after-write grace / expected 200 and the Pet', exchange: ex(12, '/pets/8', 404), cites: [12, 8] }],
+    }),
+    requirement({ id: 'RATE-001', section: '8', title: 'Every response carries the three X-RateLimit headers as integers', status: 'fail', evidence: [{ kind: 'violation', message: 'Received no X-RateLimit-Limit / Expected a non-negative integer', exchange: ex(11, '/pets', 200) }] }),
+    requirement({
+      id: 'RATE-002',
+      section: '8',
+      title: 'Remaining never exceeds Limit and falls with each request',
+      status: 'fail',
+      evidence: [
+        { kind: 'violation', message: 'X-RateLimit-Remaining rose from 55 (exchange 5, GET /pets/5) to 59 (exchange 9, GET /store/orders) / Expected Remaining to fall with each request until the window resets', exchange: ex(9, '/store/orders', 200), cites: [9, 5], pairedWith: 5, expected: { kind: 'remaining-at-most', value: 53 } },
+        { kind: 'exchange', message: 'compared with exchange #5: GET /pets/5', exchange: ex(5, '/pets/5', 200) },
+      ],
+    }),
+    requirement({ id: 'RATE-006', section: '8', title: 'Retry-After tells when the client can retry' }),
+  ];
+  const sentences: SpecSentence[] = [
+    { ...SENTENCES.idRow, requirements: ['PET-001', 'CREATE-002'] },
+    { ...SENTENCES.freeRow, requirements: ['RATE-001', 'RATE-002', 'RATE-006'] },
+  ];
+  return finish({ ...base(requirements), specCoverage: specCoverageOf(sentences, requirements), requests: 14, requestsByKey: { withKey: 11, withoutKey: 3 }, timeline: sampleTimeline() });
+}
+
+export const SAMPLE_REPORTS = { passing: passingReport, mixed: mixedReport, hostile: hostileReport, sequence: sequenceReport, timeline: timelineReport } as const;

@@ -18,8 +18,10 @@ import {
   STATUS_WORD,
   untestableText,
   verdictWord,
-  visible,
 } from './common.js';
+import { anchor, esc } from './html-escape.js';
+import { timelineSection, TIMELINE_CSS, type FindingLink } from './timeline-html.js';
+import { rowAnchor, timelineView, type ExchangeAnchor } from '../timeline.js';
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
@@ -31,14 +33,6 @@ const MAX_BODY = 4_000;
 const MAX_TEXT = 4_000;
 const MAX_EXCHANGES_PER_REQUIREMENT = 10;
 
-function esc(text: string): string {
-  return visible(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/** Fragment ids from report text: only safe characters, so they need no escaping anywhere. */
-function anchor(prefix: string, value: string): string {
-  return `${prefix}-${value.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`)}`;
-}
 
 const CSS = `
 :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg-soft: #f6f8fa;
@@ -111,11 +105,16 @@ dl.step { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .75r
 dl.step dt { color: var(--muted); }
 dl.step dd { margin: 0; overflow-wrap: anywhere; }
 dl.step dt.violation { color: var(--fail); font-weight: 600; }
+ol.steps.with-model > li { display: grid; grid-template-columns: minmax(0, 3fr) minmax(12rem, 2fr); gap: .4rem 1rem; }
+ol.steps .model { border-left: 2px dashed var(--line); padding-left: .75rem; font-size: .9rem; }
+ol.steps .model ul { margin: .25rem 0; padding-left: 1.1rem; }
+@media (max-width: 40rem) { ol.steps.with-model > li { grid-template-columns: 1fr; } }
 .note { color: var(--muted); font-size: .9rem; }
 ul.plain { padding-left: 1.25rem; }
 table.spec-coverage .checked-by { display: inline-block; margin-right: .75rem; white-space: nowrap; }
 table.spec-coverage tr[data-covered="false"] td.checked { color: var(--muted); }
 nav.toc ol { columns: 2; padding-left: 1.25rem; }
+nav.toc a { display: inline-block; padding: .2rem 0; }
 footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); padding-top: .75rem; }
 @media (max-width: 40rem) { body { padding: 1rem; } dl.meta { grid-template-columns: 1fr; } nav.toc ol { columns: 1; } }
 @media print {
@@ -176,7 +175,7 @@ function body(text: string, truncated: boolean): string {
   return truncated ? `${shown}\n… (the client stopped reading the body here)` : shown;
 }
 
-function exchange(ex: ExchangeEvidence): string {
+function exchange(ex: ExchangeEvidence, id: string): string {
   const request = [requestLine(ex), ...headerLines(ex.request.headers)];
   if (ex.request.body !== undefined) request.push('', body(ex.request.body, false));
   const parts = [
@@ -191,32 +190,70 @@ function exchange(ex: ExchangeEvidence): string {
   }
   if (ex.error !== undefined) parts.push(`<p><span class="label">No response:</span> <code>${esc(ex.error.code)}</code> ${esc(ex.error.message)}</p>`);
   parts.push('<p class="pre-label">Replay (curl)</p>', `<pre class="curl">${esc(ex.curl)}</pre>`);
-  return `<div class="exchange">\n${parts.join('\n')}\n</div>`;
+  return `<div class="exchange" id="${id}">\n${parts.join('\n')}\n</div>`;
 }
 
-function evidenceList(evidence: readonly Evidence[]): string {
+/** The exchanges a requirement's evidence shows in full, in order (several violations often rest on one response: shown once). */
+function shownExchanges(evidence: readonly Evidence[]): number[] {
+  const shown = new Set<number>();
+  for (const e of evidence) if (e.exchange !== undefined && shown.size < MAX_EXCHANGES_PER_REQUIREMENT) shown.add(e.exchange.seq);
+  return [...shown];
+}
+
+const exchangeId = (requirement: string, seq: number): string => anchor('ex', `${requirement}-${seq}`);
+
+/** `timeline`: the timeline's link for each violation it draws, by its index among the requirement's violations. */
+function evidenceList(r: RequirementResult, timeline: ReadonlyMap<number, FindingLink>): string {
+  const { evidence } = r;
   if (evidence.length === 0) return '';
-  // Several violations often rest on one response: show it once, then point back to it.
+  const full = new Set(shownExchanges(evidence));
   const shown = new Set<number>();
   const items: string[] = [];
+  let violations = 0;
   for (const e of evidence) {
     let detail = '';
     if (e.exchange !== undefined) {
       if (shown.has(e.exchange.seq)) detail = `\n<p class="note">See exchange #${e.exchange.seq} above.</p>`;
-      else if (shown.size < MAX_EXCHANGES_PER_REQUIREMENT) {
+      else if (full.has(e.exchange.seq)) {
         shown.add(e.exchange.seq);
-        detail = `\n${exchange(e.exchange)}`;
+        detail = `\n${exchange(e.exchange, exchangeId(r.id, e.exchange.seq))}`;
       }
     }
-    items.push(`<li data-kind="${e.kind}"><p><span class="kind">${e.kind}</span>${esc(clip(e.message, MAX_TEXT))}</p>${detail}</li>`);
+    let id = '';
+    let drawn = '';
+    if (e.kind === 'violation') {
+      violations += 1;
+      id = ` id="${anchor('finding', `${r.id}-${violations}`)}"`;
+      const link = timeline.get(violations);
+      if (link !== undefined) drawn = ` <a class="tl-link" href="#${link.href}">F${link.n} on the timeline</a>`;
+    }
+    items.push(`<li data-kind="${e.kind}"${id}><p><span class="kind">${e.kind}</span>${esc(clip(e.message, MAX_TEXT))}${drawn}</p>${detail}</li>`);
   }
   const hidden = distinctExchanges(evidence).length - shown.size;
   const more = hidden > 0 ? `\n<p class="note">${hidden} more exchange${hidden === 1 ? '' : 's'} recorded in report.json.</p>` : '';
   return `<h4>Evidence</h4>\n<ul class="evidence">\n${items.join('\n')}\n</ul>${more}`;
 }
 
-/** A failing sequence as numbered steps: what was sent, what came back, what the model expected, and a curl line per request. */
-function sequence(s: SequenceFailure): string {
+/** A step's exchanges, each linked to its mark's row in the timeline when the timeline draws it. */
+function stepExchanges(seqs: readonly number[], drawn: ReadonlySet<number>): string {
+  if (seqs.length === 0) return '';
+  const links = seqs.map((seq) => (drawn.has(seq) ? `<a href="#${rowAnchor(seq)}">#${seq}</a>` : `#${seq}`));
+  return ` <span class="note">(exchange${seqs.length === 1 ? '' : 's'} ${links.join(', ')})</span>`;
+}
+
+/** The model once the step was judged, beside the step: the pets of the sequence as created, and which a read has shown. */
+function modelAside(step: SequenceFailure['steps'][number]): string {
+  if (step.model === undefined) return '';
+  const items = step.model.length === 0 ? '<li>no pet created yet</li>' : step.model.map((line) => `<li>${esc(clip(line, MAX_TEXT))}</li>`).join('');
+  return `<div class="model"><p class="pre-label">Model after step ${step.n}</p><ul>${items}</ul></div>`;
+}
+
+/**
+ * A failing sequence as numbered steps, each beside the model of the store's pets it was judged
+ * against: what was sent, what came back, what the model expected, and a curl line per request.
+ */
+function sequence(s: SequenceFailure, drawn: ReadonlySet<number>): string {
+  const withModel = s.steps.some((step) => step.model !== undefined);
   const steps = s.steps.map((step) => {
     const broke = step.violations ?? [];
     const rows: Array<[string, string]> = [
@@ -226,20 +263,24 @@ function sequence(s: SequenceFailure): string {
     ];
     return [
       `<li data-outcome="${broke.length > 0 ? 'violation' : 'as-expected'}">`,
-      `<p><span class="op">${esc(step.operation)}</span> <code>${esc(clip(step.sent, MAX_TEXT))}</code>${step.exchanges.length === 0 ? '' : ` <span class="note">(exchange${step.exchanges.length === 1 ? '' : 's'} #${step.exchanges.join(', #')})</span>`}</p>`,
+      withModel ? '<div class="step-main">' : '',
+      `<p><span class="op">${esc(step.operation)}</span> <code>${esc(clip(step.sent, MAX_TEXT))}</code>${stepExchanges(step.exchanges, drawn)}</p>`,
       `<dl class="step">${rows.map(([k, v]) => `<dt${k === 'Violation' ? ' class="violation"' : ''}>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
       ...step.curl.map((c) => `<pre class="curl">${esc(c)}</pre>`),
+      withModel ? '</div>' : '',
+      modelAside(step),
       '</li>',
     ].join('\n');
   });
   return [
     '<h4>Failing sequence</h4>',
     `<p>The shortest one found: ${esc(sequenceDescription(s))}. Each step was sent once the one before had been answered; a getPet names the id its creation returned.</p>`,
-    `<ol class="steps" aria-label="failing sequence">\n${steps.join('\n')}\n</ol>`,
+    `<ol class="steps${withModel ? ' with-model' : ''}" aria-label="failing sequence">\n${steps.join('\n')}\n</ol>`,
   ].join('\n');
 }
 
-function requirement(r: RequirementResult): string {
+/** `drawn`: the exchanges the timeline draws, which a sequence's steps link to. */
+function requirement(r: RequirementResult, timeline: ReadonlyMap<number, FindingLink>, drawn: ReadonlySet<number>): string {
   const parts = [
     `<article class="req" id="${anchor('req', r.id)}" data-status="${r.status}"${isWarning(r) ? ' data-warning="true"' : ''} aria-labelledby="${anchor('h', r.id)}">`,
     `<h3 id="${anchor('h', r.id)}"><span class="rid">${esc(r.id)}</span> <span>${esc(r.title)}</span> <span class="level" title="${r.level === 'must' ? 'a failure fails the run' : 'a failure is a warning'}">${r.level.toUpperCase()}</span> ${badge(r)}</h3>`,
@@ -256,8 +297,8 @@ function requirement(r: RequirementResult): string {
       `<pre aria-label="counterexample">${esc(clip(p.counterexample, MAX_BODY))}</pre>`,
     );
   }
-  if (r.sequence !== undefined) parts.push(sequence(r.sequence));
-  const evidence = evidenceList(r.evidence);
+  if (r.sequence !== undefined) parts.push(sequence(r.sequence, drawn));
+  const evidence = evidenceList(r, timeline);
   if (evidence !== '') parts.push(evidence);
   parts.push('</article>');
   return parts.join('\n');
@@ -325,12 +366,39 @@ function listSection(title: string, id: string, intro: string, items: readonly s
   return `<section aria-labelledby="${id}">\n<h2 id="${id}">${title}</h2>\n${content}\n</section>`;
 }
 
-export function renderHtml(report: Report, context: RenderContext = {}): string {
+/**
+ * Where a timeline mark links to: the exchange's place in the evidence, of a requirement whose
+ * finding cites it when one does, else of the first requirement (in the page's order) showing it.
+ */
+function exchangeAnchors(groups: ReturnType<typeof groupBySection>): ExchangeAnchor {
+  const shownBy = new Map<string, Set<number>>();
+  const order: string[] = [];
+  for (const g of groups) {
+    for (const r of g.requirements) {
+      shownBy.set(r.id, new Set(shownExchanges(r.evidence)));
+      order.push(r.id);
+    }
+  }
+  return (seq, preferred) => {
+    const id = [...preferred, ...order].find((requirement) => shownBy.get(requirement)?.has(seq) === true);
+    return id === undefined ? undefined : exchangeId(id, seq);
+  };
+}
+
+/**
+ * Async because the timeline's charting library (render/timeline-chart.ts) is loaded only when a
+ * report.html is rendered.
+ */
+export async function renderHtml(report: Report, context: RenderContext = {}): Promise<string> {
   const groups = groupBySection(report.requirements);
+  const view = timelineView(report, exchangeAnchors(groups));
+  const timeline = await timelineSection(report, view);
+  const linksOf = (id: string): ReadonlyMap<number, FindingLink> => timeline.links.get(id) ?? new Map();
+  const drawn = new Set(view?.marks.map((m) => m.seq));
   const verdictWordText = VERDICT_WORDS[report.verdict];
   const toc = groups.map((g) => `<li><a href="#${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</a></li>`);
   const sections = groups.map(
-    (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map(requirement).join('\n')}\n</section>`,
+    (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map((r) => requirement(r, linksOf(r.id), drawn)).join('\n')}\n</section>`,
   );
   const observations = listSection(
     'Observations',
@@ -375,7 +443,7 @@ export function renderHtml(report: Report, context: RenderContext = {}): string 
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <meta name="generator" content="${esc(report.tool.name)} ${esc(report.tool.version)}">
 <title>${verdictWordText}: ${esc(report.spec.title)} conformance of ${esc(report.target.baseUrl)}</title>
-<style>${CSS}</style>
+<style>${CSS}${TIMELINE_CSS}</style>
 </head>
 <body>
 <header>
@@ -392,6 +460,10 @@ ${meta(report, context)}
 <h2 id="summary">Summary</h2>
 ${counts(report)}
 <p class="note">Should-requirements that failed are warnings: they are counted as failed but do not fail the run.</p>
+</section>
+${timeline.html}
+<section aria-labelledby="overview">
+<h2 id="overview">Requirements at a glance</h2>
 ${overview(report)}
 </section>
 <nav class="toc" aria-label="Sections"><h2>Requirements by section</h2><ol>${toc.join('')}</ol></nav>
