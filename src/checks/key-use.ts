@@ -8,7 +8,7 @@
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
+import { RELATIVE_BELOW, limiterSaw, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { iso } from './text.js';
 
@@ -45,7 +45,9 @@ export interface OtherUse {
 /**
  * The run's requests (any credentials: a server may count per client address) that may have been
  * counted after `from` was and no later than `to`: those answered after `from` was sent and sent
- * before `to` was answered, `to` itself included.
+ * before `to` was answered, `to` itself included. Those answered without rate-limit headers too:
+ * a limiter may have counted a request whose headers something after it dropped, and an upper
+ * bound only ever explains more of a fall (or of an early 429), never less.
  */
 export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
   return exchanges.filter((e) => e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
@@ -63,7 +65,8 @@ const absoluteReset = (ex: Exchange): bigint | undefined => {
  * passed over, and counted as the run's own in the gap that spans it, so no gap overlaps another.
  */
 function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
-  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429);
+  // A response without Remaining (its request perhaps refused before the limiter) neither starts nor ends a gap; it counts as the run's own in the one spanning it.
+  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e));
   const windows = new Map<bigint, Gap[]>();
   let previous: Exchange | undefined;
   for (const ex of served) {
@@ -127,11 +130,13 @@ export function describeOtherUse(use: OtherUse, mode: KeyMode): string | undefin
 
 /**
  * The run's keyed requests certainly counted after `from` and no later than `to`: sent once
- * `from` was answered, answered by the time `to` was, and served (`to` itself included).
+ * `from` was answered, answered by the time `to` was, served (`to` itself included), and handled
+ * by the limiter (limiterSaw: one answered without Remaining may never have been counted).
  */
 function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
   return exchanges.filter(
-    (e) => e.seq !== from.seq && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
+    (e) =>
+      e.seq !== from.seq && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e) && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
   ).length;
 }
 

@@ -22,7 +22,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { violation, type Finding } from './finding.js';
-import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { limiterSaw, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
@@ -47,8 +47,13 @@ interface Reading {
   resetMs: number;
 }
 
-/** The run's keyed requests the server counted (everything but a 429), in the order they were sent. */
-const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429;
+/**
+ * The run's keyed requests the server surely counted: answered, not refused with 429, and handled
+ * by its limiter (the response carries Remaining, limiterSaw). A request answered without the
+ * headers may have been refused before the limiter ran and never counted: RATE-001's finding, and
+ * never the fall a later Remaining owes, so no server that simply did not count it shows a rise.
+ */
+const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429 && limiterSaw(ex);
 
 /**
  * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
