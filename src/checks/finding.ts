@@ -20,6 +20,13 @@ export interface Finding {
   /** seq of the earlier exchange a violation compares `exchange` with: shown as evidence beside it. */
   pairedWith?: number;
   /**
+   * Set on a violation no single response shows, only a sequence of them (a rise of Remaining
+   * between two responses, a 429 after an earlier one announced room, two creations in flight
+   * given one id): what that sequence is. `replay` never re-sends its exchanges alone, whose
+   * answers could only ever conform; a sequence that can show it again decides (src/replay/).
+   */
+  shownOnlyBy?: string;
+  /**
    * An observation the console summary shows as well (a note under the verdict): something about
    * the target a user should know although it changes no verdict, such as a Date header that lags.
    */
@@ -40,3 +47,6 @@ export const observation = (requirement: string, message: string, exchange?: num
   message,
   ...(exchange === undefined ? {} : { exchange }),
 });
+
+/** The violation, marked as one that only `sequence` shows (Finding.shownOnlyBy). */
+export const shownOnlyBy = (finding: Finding, sequence: string): Finding => ({ ...finding, shownOnlyBy: sequence });

@@ -7,7 +7,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
-import { observation, violation, type Finding } from './finding.js';
+import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
 import { RELATIVE_BELOW, limiterSaw, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { iso } from './text.js';
@@ -170,11 +170,12 @@ export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] 
     const sooner = stood - after.remaining - BigInt(ownAfter);
     if (sooner <= allowance) continue;
     return [
-      violation(
+      withSequence(
         REQ,
         `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
           `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
         after.at.seq,
+        'X-RateLimit-Remaining standing still while requests were served, then the window used up early',
       ),
     ];
   }
@@ -211,11 +212,15 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
   if (worst === undefined || worst.others <= 0n) return [];
   const [before, after] = [rateLimitValue(worst.from, 'x-ratelimit-remaining'), rateLimitValue(worst.to, 'x-ratelimit-remaining')];
   return [
-    violation(
+    withSequence(
       REQ,
       `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
         `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
       worst.to.seq,
+      'a fall of X-RateLimit-Remaining beyond the run\'s requests between two responses',
     ),
   ];
 }
+
+/** A violation of the key's account: only the run's sequence of responses shows it. */
+const withSequence = (requirement: string, message: string, exchange: number, sequence: string): Finding => shownOnlyBy(violation(requirement, message, exchange), sequence);

@@ -5,7 +5,7 @@
  * every pair of its responses instead, remaining-rise.ts).
  */
 import type { Exchange } from '../http/exchange.js';
-import { violation, type Finding } from './finding.js';
+import { shownOnlyBy, violation, type Finding } from './finding.js';
 import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
@@ -91,10 +91,11 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
   if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
   return [
-    violation(
+    pairFinding(
       'RATE-003',
       `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
       later.seq,
+      'a full refill long before the Reset an earlier response announced',
     ),
   ];
 }
@@ -115,13 +116,17 @@ export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerC
   const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
   if (!sameReset && !beforeReset) return [];
   return [
-    violation(
+    pairFinding(
       'RATE-008',
       `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
       later.seq,
+      'X-RateLimit-Limit changing between two responses of one window',
     ),
   ];
 }
+
+/** A violation two responses show together, neither alone. */
+const pairFinding = (requirement: string, message: string, exchange: number, sequence: string): Finding => shownOnlyBy(violation(requirement, message, exchange), sequence);
 
 /** Every check of section 8 that compares two consecutive keyed exchanges as they arrive. */
 export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {

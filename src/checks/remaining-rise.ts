@@ -21,7 +21,7 @@
  * of a shared key only ever make Remaining fall, so the shared-key allowance never explains a rise.
  */
 import type { Exchange } from '../http/exchange.js';
-import { violation, type Finding } from './finding.js';
+import { shownOnlyBy, violation, type Finding } from './finding.js';
 import { limiterSaw, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
@@ -90,6 +90,15 @@ function readingOf(ex: Exchange, clock: ServerClock): Reading | undefined {
   return remaining === undefined || limit === undefined || resetMs === undefined ? undefined : { ex, remaining, limit, resetMs };
 }
 
+/**
+ * Whether two keyed responses, each with Remaining, Limit and a plausible Reset, lie in one window
+ * as the rise rule reads it (replay asks it of a sequence it sends again: src/replay/rise-sequence.ts).
+ */
+export function inOneWindowOf(earlier: Exchange, later: Exchange, clock: ServerClock): boolean {
+  const [a, b] = [readingOf(earlier, clock), readingOf(later, clock)];
+  return a !== undefined && b !== undefined && inOneWindow(a, b, clock);
+}
+
 /** The earlier response's window still held the later one: the same Reset, or surely well before the earlier Reset. */
 function inOneWindow(earlier: Reading, later: Reading, clock: ServerClock): boolean {
   if (earlier.resetMs === later.resetMs) return true;
@@ -141,10 +150,11 @@ function countedRecently(bySeq: readonly Exchange[], index: ReadonlyMap<number, 
 /**
  * RATE-002 on every pair of the run's keyed responses in one window (see the file's comment): at
  * most one finding per window, the pair whose rise went furthest beyond a refill, naming the later
- * exchange and paired with the earlier one (both shown as evidence).
+ * exchange and paired with the earlier one (both shown as evidence). The window length is read
+ * from `sizedBy` (replay judges a short sequence by all the responses it has seen).
  */
-export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined): Finding[] {
-  const windowMs = shortestWindowMs(exchanges, clock);
+export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined, sizedBy: readonly Exchange[] = exchanges): Finding[] {
+  const windowMs = shortestWindowMs(sizedBy, clock);
   if (clock === undefined || windowMs === undefined) return [];
   const bySeq = [...exchanges].sort((a, b) => a.seq - b.seq);
   const index = new Map(bySeq.map((e, i) => [e.seq, i]));
@@ -186,5 +196,5 @@ function riseFinding(r: Rise, windowMs: number): Finding {
       `/ Expected Remaining to fall with each request until the window resets`,
     later.ex.seq,
   );
-  return { ...finding, pairedWith: earlier.ex.seq };
+  return { ...shownOnlyBy(finding, 'a rise of X-RateLimit-Remaining between two responses of one window'), pairedWith: earlier.ex.seq };
 }

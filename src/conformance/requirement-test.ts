@@ -279,7 +279,13 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
     const ex = exchangeAt(g.first.exchange);
     const paired = exchangeAt(g.first.pairedWith);
     return [
-      { kind: 'violation', message: groupLine(g), ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }) },
+      {
+        kind: 'violation',
+        message: groupLine(g),
+        ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }),
+        ...(g.first.shownOnlyBy === undefined ? {} : { shownOnlyBy: g.first.shownOnlyBy }),
+        ...(paired === undefined ? {} : { pairedWith: paired.seq }),
+      },
       ...(paired === undefined ? [] : [{ kind: 'exchange' as const, message: `compared with exchange #${paired.seq}: ${paired.request.method} ${paired.request.target}`, exchange: exchangeEvidence(paired) }]),
     ];
   });

@@ -92,6 +92,10 @@ export interface Evidence {
   kind: 'violation' | 'observation' | 'exchange' | 'note';
   message: string;
   exchange?: ExchangeEvidence;
+  /** A violation only a sequence of responses shows (Finding.shownOnlyBy): what that sequence is. */
+  shownOnlyBy?: string;
+  /** seq of the earlier exchange the violation compares its own with (the evidence entry after it shows it). */
+  pairedWith?: number;
 }
 
 export interface PropertyFailure {

@@ -10,7 +10,7 @@ import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
 import { petsOf } from '../checks/pet-shape.js';
-import { violation, type Finding } from '../checks/finding.js';
+import { shownOnlyBy, violation, type Finding } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { validate } from '../interface/validators.js';
@@ -506,9 +506,10 @@ function isValidPet(pet: JsonObject): boolean {
  */
 function sharedIdFindings(id: string, seq: number, otherSeq: number): Finding[] {
   const expected = 'Expected a new unique id for every creation';
+  const sequence = 'two creations given one id';
   return [
-    violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`),
-    violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`),
+    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`), sequence),
+    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`), sequence),
   ];
 }
 
