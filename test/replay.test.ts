@@ -220,6 +220,18 @@ describe('replay re-sends the exchanges behind each failure', () => {
     expect(sent.length).toBeGreaterThanOrEqual(13);
   });
 
+  it('a lost write (two overlapping creations given one id, PET-002): never re-sent alone; the re-run of the creations decides', async () => {
+    const { again } = await stillFailingThenFixed(
+      'overlapping-creates-share-id',
+      'PET-002',
+      /PET-002\s+still failing\n\s+re-run: \d+ responses: Received for a new pet an id that another creation/,
+      /PET-002\s+fixed\n\s+re-run: pass.*\n\s+only two creations given one id showed the failure, never one response: none of its exchanges was re-sent alone/,
+    );
+    // The POSTs that received one id, each alone, would get ids of their own and conform: none is re-sent.
+    expect((JSON.parse(again.replayJson) as { exchanges: unknown[] }).exchanges).toEqual([]);
+    expect(statusIn(again.rerun, 'CREATE-001')).toBe('pass');
+  });
+
   it('a 500 for one invalid body class only (CREATE-003): still failing on the mutant, fixed on the reference', async () => {
     await stillFailingThenFixed(
       'non-string-status-500',
