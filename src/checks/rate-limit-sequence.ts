@@ -128,7 +128,14 @@ export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerC
 /** A violation two responses show together, neither alone. */
 const pairFinding = (requirement: string, message: string, exchange: number, sequence: string): Finding => shownOnlyBy(violation(requirement, message, exchange), sequence);
 
-/** Every check of section 8 that compares two consecutive keyed exchanges as they arrive. */
-export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
-  return [...checkRefillBeforeReset(prev, next, clock), ...checkLimitStable(prev, next, clock)];
+/**
+ * Every check of section 8 that compares two keyed exchanges as they arrive: RATE-008's stable
+ * Limit on consecutive ones; RATE-003's early refill on `next` and the previous keyed response of
+ * the same operation (`sameOperation`; default `prev`). A limit kept per route refills when the
+ * run moves to another operation, whose count and window are its own: a rise of Remaining, which
+ * the rise rule makes RATE-002's (remaining-rise.ts), never a Reset that came early. A limit that
+ * really resets early refills the same operation's count too.
+ */
+export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock, sameOperation: Exchange = prev): Finding[] {
+  return [...checkRefillBeforeReset(sameOperation, next, clock), ...checkLimitStable(prev, next, clock)];
 }

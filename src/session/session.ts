@@ -117,6 +117,8 @@ export class Session {
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
+  /** The latest keyed response of each operation: RATE-003's early refill compares within one (checkRateLimitPair). */
+  readonly #previousKeyedOf = new Map<string, Exchange>();
   /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
   readonly #clock = new ServerClockReading();
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
@@ -482,8 +484,11 @@ export class Session {
       if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges), clock));
     }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock));
+      const operation = operationOf(ex) ?? 'no operation';
+      const sameOperation = this.#previousKeyedOf.get(operation);
+      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex));
       this.#previousKeyed = ex;
+      this.#previousKeyedOf.set(operation, ex);
     }
   }
 }
