@@ -199,8 +199,8 @@ describe('replay re-sends the exchanges behind each failure', () => {
   });
 
   it('a rise of Remaining (a limit counted per operation): re-run as a sequence that shows it, never two exchanges; fixed only where that sequence shows no rise', async () => {
-    // Its windows at 10 s: a replay that meets a busy machine still sizes them well beyond what a dozen requests take.
-    const mutant = await startReferenceServer(variantServerOptions(byName('limits-per-operation'), { keys, windowSeconds: 10 }));
+    // Its windows at 20 s: a replay that meets a busy machine still sizes them well beyond what a dozen requests take.
+    const mutant = await startReferenceServer(variantServerOptions(byName('limits-per-operation'), { keys, windowSeconds: 20 }));
     servers.push(mutant);
     const { file, report: first } = await failingRun(mutant);
     expect(failing(first)).toEqual(['RATE-002']);
@@ -211,7 +211,7 @@ describe('replay re-sends the exchanges behind each failure', () => {
     expect(again.result.stdout).toMatch(/RATE-002\s+still failing\n\s+re-sent #\d+ \(\S+ \S+\) x6, #\d+ \(\S+ \S+\) x6, #\d+: X-RateLimit-Remaining rose from/);
     expect(again.result.code).toBe(1);
     // The same server with one count per key: the sequence, in one fresh window, shows no rise.
-    const repaired = await startReferenceServer(variantServerOptions(undefined, { keys, windowSeconds: 10 }));
+    const repaired = await startReferenceServer(variantServerOptions(undefined, { keys, windowSeconds: 20 }));
     servers.push(repaired);
     const fixed = await replayAgainst(file, repaired);
     expect(fixed.result.stdout).toMatch(/RATE-002\s+fixed\n\s+re-sent #\d+ .* x6, #\d+ .* x6, #\d+, in one window: X-RateLimit-Remaining fell from 59 to 47, no rise/);
