@@ -9,7 +9,7 @@
  * sequence says "no rise" only when it lay in one window long enough, and refilling slowly enough,
  * that a rise of RISE_REPEATS - 2 would have shown, starting in a fresh window (the two counts level):
  * otherwise it says it cannot decide. Pure: the plan, and the judgement of what came back
- * (resend.ts sends it, waiting for a fresh window first).
+ * (resend.ts sends it, and waits for a fresh window when its first request did not meet one).
  */
 import { findUnexplainedRises, inOneWindowOf, shortestWindowMs } from '../checks/remaining-rise.js';
 import { limiterSaw, rateLimitValue } from '../checks/rate-limit-headers.js';
