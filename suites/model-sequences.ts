@@ -22,7 +22,7 @@ import type { RequirementRun } from '../src/conformance/requirement-test.js';
 import { runSequences, sequenceSummary, type SequenceDriver, type SequenceOp, type SequenceOutcome, type StepReport } from '../src/conformance/sequence.js';
 import { deriveSeed } from '../src/conformance/seed.js';
 import { jsonBody } from '../src/checks/body.js';
-import { violation, type Finding } from '../src/checks/finding.js';
+import { shownOnlyBy, violation, type Finding } from '../src/checks/finding.js';
 import { checkAllHaveStatus, checkShowsCreated } from '../src/checks/list-page.js';
 import { idKey, petsOf } from '../src/checks/pet-shape.js';
 import { excerpt } from '../src/checks/text.js';
@@ -57,6 +57,8 @@ interface PetModel {
 }
 
 const PAGE = (): number => listLimits().max;
+/** What shows a sequence's PET-002 finding: replay sends the sequence again, command by command. */
+const SEQUENCE_SHOWS = 'the model-based sequence whose steps the report shows';
 const MAX_SHOWN = 240;
 
 function petText(pet: JsonObject): string {
@@ -105,9 +107,9 @@ class CreatePet implements SequenceOp<PetModel> {
     if (pet !== undefined && id !== undefined) {
       session.recordCreated(pet, ex);
       const twin = model.pets.find((p) => p.id === id);
-      if (twin !== undefined) findings.push(violation('PET-002', `Received id ${id} for a new pet / Expected a new unique id (step ${twin.step}'s creation already returned it)`, ex.seq));
+      if (twin !== undefined) findings.push(shownOnlyBy(violation('PET-002', `Received id ${id} for a new pet / Expected a new unique id (step ${twin.step}'s creation already returned it)`, ex.seq), SEQUENCE_SHOWS));
       else if (heldBefore.has(id)) {
-        findings.push(violation('PET-002', `Received id ${id} for a new pet / Expected an id no pet held before: a response before this creation showed a pet ${id}`, ex.seq));
+        findings.push(shownOnlyBy(violation('PET-002', `Received id ${id} for a new pet / Expected an id no pet held before: a response before this creation showed a pet ${id}`, ex.seq), SEQUENCE_SHOWS));
       }
       model.pets.push({ id, pet, step, creation: ex });
     }

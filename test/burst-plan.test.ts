@@ -175,6 +175,15 @@ describe('BurstTally', () => {
     expect(events.at(-1)).toMatchObject({ kind: 'over' });
   });
 
+  it('without a usable Reset, counts what the limiter saw: a 4xx without the headers may have been refused before it ran', () => {
+    // No headers at all: 120 served listings and a malformed-JSON 400 answered before the limiter is no proof of 121 served.
+    const headerless = { reset: undefined, remaining: undefined, limit: undefined };
+    const tally = new BurstTally(FREE);
+    const events = [...served(120, 1, headerless), { ...served(1, 121, headerless)[0], status: 400 } as BurstResponse].map((r) => tally.add(r).kind);
+    expect(events).not.toContain('over');
+    expect(tally.add(served(1, 122, headerless)[0] as BurstResponse).kind).toBe('over');
+  });
+
   it('without a usable Reset, starts the count again after a minute', () => {
     const tally = new BurstTally(FREE);
     const slow = served(121, 1, { reset: undefined }).map((r, i) => ({ ...r, sentAt: NOW + i * 600, receivedAt: NOW + i * 600 + 5 }));

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { describeOtherUse, findDeferredCounting, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
 import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
+import type { Exchange } from '../src/http/exchange.js';
 
 const RESET = NOW_S + 30;
 
@@ -22,6 +23,12 @@ function nth(n: number, remaining: number, opts: ExchangeOptions = {}) {
 }
 
 /** Remaining after each of `count` requests when every request of the run costs `perRequest`. */
+/** The exchange as a framework answering before its limiter sends it: no X-RateLimit headers. */
+function withoutRateLimitHeaders(ex: Exchange): Exchange {
+  if (ex.response === undefined) return ex;
+  return { ...ex, response: { ...ex.response, headers: Object.fromEntries(Object.entries(ex.response.headers).filter(([name]) => !name.startsWith('x-ratelimit-'))) } };
+}
+
 const falling = (count: number, perRequest: number) => Array.from({ length: count }, (_, i) => nth(i + 1, 59 - perRequest * i - (perRequest - 1)));
 
 describe('other clients of the key', () => {
@@ -83,5 +90,26 @@ describe('a Remaining that stands still, then a window used up early', () => {
   it('accepts a limiter that gives requests back when the window then lasts as announced', () => {
     const run = [...Array.from({ length: 20 }, (_, i) => nth(i + 1, 59)), ...falling(59, 1).map((e, i) => nth(21 + i, 58 - i))];
     expect(findDeferredCounting(run)).toEqual([]);
+  });
+
+  it('takes requests answered without Remaining (refused before the limiter) as never surely counted: no standing still', () => {
+    // Exchanges 2..16: malformed-JSON creates a framework refused before its limiter ran, so Remaining is still 58 at 17;
+    // then another client of the shared key matches the run request for request, and the window ends that much sooner.
+    const refused = Array.from({ length: 15 }, (_, i) => withoutRateLimitHeaders(nth(i + 2, 58, { method: 'POST', status: 400 })));
+    const rest = Array.from({ length: 29 }, (_, i) => nth(17 + i, 57 - 2 * i));
+    const run = [nth(1, 58), ...refused, ...rest, makeExchange({ seq: 46, status: 429, body: '', sentAt: NOW_MS + 460, elapsedMs: 5, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '30' } })];
+    expect(findDeferredCounting(run)).toEqual([]);
+    expect(violations(judgeKeyUse(run, 'shared'))).toEqual([]);
+    expect(observations(judgeKeyUse(run, 'shared'), 'RATE-002')[0]?.message).toMatch(/^The key may be shared: another client used at least 28/);
+  });
+});
+
+describe('responses without the rate-limit headers between two that have them', () => {
+  it('measure the gap across them, counting them as the run\'s own: another client is still seen', () => {
+    const refused = [2, 3, 4, 5, 6].map((n) => withoutRateLimitHeaders(nth(n, 58, { method: 'POST', status: 400 })));
+    // Remaining fell by 9 from 1 to 7 while the run sent 6 requests that may have been counted: another client used 3.
+    const run = [nth(1, 59), ...refused, nth(7, 50)];
+    expect(otherUseOf(run)).toMatchObject({ windows: 1, largestGap: 3n });
+    expect(observations(judgeKeyUse(run, 'shared'), 'RATE-002')[0]?.message).toMatch(/another client used at least 3 .*between exchanges 1 and 7/);
   });
 });

@@ -147,6 +147,17 @@ describe('RATE-003: the limit resets when Reset says', () => {
     expect(violations(checkRefillBeforeReset(at(0, window(3, NOW_S + 3600), { seq: 1 }), at(2000, window(59, NOW_S + 3600), { seq: 2 })), 'RATE-003')).toHaveLength(1);
   });
 
+  it('compares a response with the previous one of its operation: a limit kept per route, windows and all, is RATE-002\'s', () => {
+    // listPets' count and window (Reset +5 s), then createPet's own, begun by its first request (Reset +6 s), full.
+    const listing = at(0, window(20, NOW_S + 5), { seq: 1 });
+    const creation = at(1000, window(59, NOW_S + 6), { seq: 2, method: 'POST' });
+    expect(violations(checkRateLimitPair(listing, creation), 'RATE-003')).toHaveLength(1);
+    expect(checkRateLimitPair(listing, creation, undefined, creation)).toEqual([]);
+    // The same operation's count refilled long before its Reset is still a Reset that came early.
+    const nextListing = at(2000, window(59, NOW_S + 3602), { seq: 3 });
+    expect(violations(checkRateLimitPair(creation, nextListing, undefined, at(0, window(3, NOW_S + 3600), { seq: 1 })), 'RATE-003')).toHaveLength(1);
+  });
+
   it('accepts gradual refills (token bucket) and overlapping requests', () => {
     expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 57), { seq: 1 }), at(2000, window(5, NOW_S + 55), { seq: 2 }))).toEqual([]);
     // Sent before the earlier one was answered: its higher Remaining is older news, not a refill.

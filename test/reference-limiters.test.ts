@@ -1,6 +1,16 @@
 /** The reference server's alternative rate limiters (fixtures/reference-server/limiters.ts), with plain-number time. */
 import { describe, expect, it } from 'vitest';
-import { PACE_FACTOR, pacedWindowLimiter, perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter } from '../fixtures/reference-server/index.js';
+import {
+  PACE_FACTOR,
+  alignedWindowLimiter,
+  failure,
+  pacedWindowLimiter,
+  perKeyWindowLimiter,
+  serverStartWindowLimiter,
+  slidingLogLimiter,
+  startReferenceServer,
+  tokenBucketLimiter,
+} from '../fixtures/reference-server/index.js';
 
 const SUBJECT = { bucket: 'key:k', plan: 'free' as const };
 const QUOTA = { perWindow: 3, perDay: 1000 };
@@ -99,5 +109,55 @@ describe('token bucket', () => {
     limiter.take(SUBJECT, quota, T0);
     expect(limiter.take(SUBJECT, quota, T0)).toMatchObject({ remaining: 0, dayRemaining: 0 });
     expect(limiter.check(SUBJECT, quota, T0 + 60_000).exceeded).toBe('day');
+  });
+});
+
+describe('windows counted from the server\'s start', () => {
+  it('share one origin for every key, wherever in a second it fell; Reset rounds the end up', () => {
+    const limiter = serverStartWindowLimiter({ windowSeconds: 3, startedAtMs: T0 });
+    const other = { bucket: 'key:other', plan: 'free' as const };
+    // The first request of either key, 4.5 s after the start, lies 1.5 s into the second window.
+    expect(limiter.phaseMs?.(T0 + 4_500)).toBe(1_500);
+    expect(limiter.take(SUBJECT, QUOTA, T0 + 4_500)).toMatchObject({ remaining: 2, reset: Math.ceil((T0 + 6_000) / 1000), windowSeconds: 3 });
+    expect(limiter.take(other, QUOTA, T0 + 5_000)).toMatchObject({ remaining: 2, reset: Math.ceil((T0 + 6_000) / 1000) });
+    limiter.take(SUBJECT, QUOTA, T0 + 4_600);
+    limiter.take(SUBJECT, QUOTA, T0 + 4_700);
+    expect(limiter.check(SUBJECT, QUOTA, T0 + 5_999)).toMatchObject({ exceeded: 'window', retryAfterSeconds: 1 });
+    expect(limiter.take(SUBJECT, QUOTA, T0 + 6_000)).toMatchObject({ exceeded: undefined, remaining: 2, reset: Math.ceil((T0 + 9_000) / 1000) });
+  });
+
+  it('have a phase where the reference\'s and the paced windows have one, and none where the run\'s first request starts the window', () => {
+    expect(alignedWindowLimiter({ windowSeconds: 3 }).phaseMs?.(Date.UTC(2030, 0, 1, 0, 0, 4, 250))).toBe(1_250);
+    expect(pacedWindowLimiter({ windowSeconds: 2 }).phaseMs?.(Date.UTC(2030, 0, 1, 0, 0, 3, 100))).toBe(1_100);
+    for (const limiter of [perKeyWindowLimiter, slidingLogLimiter, tokenBucketLimiter]) expect(limiter({ windowSeconds: 3 }).phaseMs).toBeUndefined();
+  });
+});
+
+describe('the server', () => {
+  it('holds the run\'s first request until it falls at the phase asked for, and answers before the limiter what beforeLimiter refuses', async () => {
+    const server = await startReferenceServer({
+      windowSeconds: 2,
+      startAtPhaseMs: 1_500,
+      behaviour: { beforeLimiter: (ctx) => (ctx.method === 'POST' ? failure(400, 'invalid_json', 'not JSON') : undefined) },
+    });
+    try {
+      const auth = { authorization: `Bearer ${server.keys.free}` };
+      expect(server.startPhaseMs).toBeUndefined();
+      const first = await fetch(`${server.baseUrl}/pets`, { headers: auth });
+      // Where in its window the server handled it (within 25 ms of the phase asked for, unless a busy machine's timers
+      // fired late three windows running: no test bounds how late a timer may fire).
+      expect(server.startPhaseMs).toBeGreaterThanOrEqual(0);
+      expect(server.startPhaseMs).toBeLessThan(2_000);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('59');
+      const refused = await fetch(`${server.baseUrl}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{' });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('x-ratelimit-remaining')).toBeNull();
+      // Not counted: the next request finds the count where the first left it (in the same window; a new window starts at 59).
+      const next = await fetch(`${server.baseUrl}/pets`, { headers: auth });
+      const sameWindow = next.headers.get('x-ratelimit-reset') === first.headers.get('x-ratelimit-reset');
+      expect(next.headers.get('x-ratelimit-remaining')).toBe(sameWindow ? '58' : '59');
+    } finally {
+      await server.close();
+    }
   });
 });

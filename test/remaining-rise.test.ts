@@ -141,6 +141,25 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
     expect(judge(run(shared))).toEqual([]);
   });
 
+  it('counts only what the limiter saw: requests answered without Remaining owe no fall (issue 29)', () => {
+    // The shape issue 29 reported, in a minute's window: 45 left after a fetch, then creates among
+    // which malformed-JSON ones are refused 400 before the limiter runs (not counted), then 42.
+    const between = [44, 44, 44, 43, 43, 43];
+    const beforeLimiter = new Set([17, 18, 20, 21]);
+    const told: Told[] = [
+      ...Array.from({ length: 15 }, (_, i) => ({ atMs: 5 * i, remaining: 59 - i, resetMs: NOW_MS + 60_000 })),
+      ...[...between, 42].map((remaining, i) => ({ atMs: 75 + 5 * i, remaining, resetMs: NOW_MS + 60_000, status: 400, method: 'POST' })),
+    ];
+    const withoutHeaders = run(told).map((ex) => {
+      if (ex.response === undefined || !beforeLimiter.has(ex.seq)) return ex;
+      const headers = Object.fromEntries(Object.entries(ex.response.headers).filter(([name]) => !name.startsWith('x-ratelimit-')));
+      return { ...ex, response: { ...ex.response, headers } };
+    });
+    expect(judge(withoutHeaders)).toEqual([]);
+    // Answered with Remaining, the same requests were handled by the limiter: not counting them is a rise.
+    expect(violations(judge(run(told)), 'RATE-002')[0]?.message).toMatch(/^X-RateLimit-Remaining rose from 4[45] \(exchange 1[56], /);
+  });
+
   it('sizes windows from the longest time to a Reset, less what a Reset may overstate', () => {
     const early = run([{ atMs: 0, remaining: 59, resetMs: NOW_MS + 60_000 }]);
     // The Date's whole second: 2 s of slack when nothing shows the Reset closer to the truth.

@@ -15,6 +15,8 @@ import type { SendRequest } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { BudgetExhaustedError, TransportError } from '../src/http/errors.js';
 import { replayExitCode, replayVerdict } from '../src/replay/verdict.js';
+import { judgeRiseSequence, riseReplays, riseSequence, type RiseReplay } from '../src/replay/rise-sequence.js';
+import { serverClockOf } from '../src/checks/server-clock.js';
 import { makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { requirement } from './support/report-factory.js';
 
@@ -266,6 +268,21 @@ describe('replayVerdict', () => {
     expect(replayVerdict(before, [conforms], rerun('inconclusive', 'budget'))).toMatchObject({ verdict: 'could not tell', details: ['re-run: inconclusive (budget)'] });
   });
 
+  it('says plainly that only a sequence showed a failure whose exchanges it did not re-send alone, and that the re-run decided', () => {
+    const collision = requirement({
+      id: 'PET-002',
+      section: '3',
+      status: 'fail',
+      evidence: [{ kind: 'violation', message: 'Received for a new pet an id that another creation …', shownOnlyBy: 'two creations given one id' }],
+    });
+    const pet = (status: string): RequirementResult => requirement({ id: 'PET-002', section: '3', status: status as RequirementResult['status'] });
+    expect(replayVerdict(collision, undefined, pet('pass'))).toMatchObject({
+      verdict: 'fixed',
+      details: [expect.any(String), 'only two creations given one id showed the failure, never one response: none of its exchanges was re-sent alone; the re-run, which sends the tests that made that sequence, showed none'],
+    });
+    expect(replayVerdict(collision, undefined, pet('fail')).verdict).toBe('still failing');
+  });
+
   it('says still failing when either the re-sent exchanges or the re-run show the violation', () => {
     expect(replayVerdict(before, [violates], rerun('pass'))).toMatchObject({ verdict: 'still failing', details: ['POST /pets: no headers'] });
     expect(replayVerdict(before, [conforms], rerun('fail')).verdict).toBe('still failing');
@@ -276,5 +293,62 @@ describe('replayVerdict', () => {
     expect(replayExitCode([r('fixed'), r('still failing', 'should')])).toBe(0);
     expect(replayExitCode([r('fixed'), r('could not tell')])).toBe(2);
     expect(replayExitCode([r('could not tell'), r('still failing')])).toBe(1);
+  });
+});
+
+describe('a rise of Remaining replayed as a sequence (rise-sequence.ts)', () => {
+  const WINDOW_END = 4_102_444_860;
+  const earlier = exchangeEvidence(makeExchange({ seq: 15, target: '/pets/26', purpose: 'CREATE-002' }));
+  const later = exchangeEvidence(makeExchange({ seq: 25, method: 'POST', status: 400, purpose: 'CREATE-003' }));
+  const riseEvidence = (marked: boolean): RequirementResult['evidence'] => [
+    { kind: 'violation', message: 'X-RateLimit-Remaining rose from 45 (exchange 15, GET /pets/26) to 48 (exchange 25, POST /pets) …', exchange: later, ...(marked ? { shownOnlyBy: 'a rise', pairedWith: 15 } : {}) },
+    { kind: 'exchange', message: 'compared with exchange #15: GET /pets/26', exchange: earlier },
+  ];
+  const failingRise = (marked = true): RequirementResult[] => [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: riseEvidence(marked) })];
+
+  it('plans the earlier request six times, the later six times, the earlier once more; never the two exchanges re-sent alone', () => {
+    for (const marked of [true, false]) {
+      const { replays, unpaired } = riseReplays(failingRise(marked));
+      expect(unpaired).toBe(0);
+      expect(replays.map((r) => riseSequence(r).map((e) => e.seq))).toEqual([[15, 15, 15, 15, 15, 15, 25, 25, 25, 25, 25, 25, 15]]);
+      expect(planResends(failingRise(marked)).sends).toEqual([]);
+    }
+    // A violation only a sequence shows is not re-sent alone either; its senders are re-run (the compared exchange's too).
+    const early429 = exchangeEvidence(makeExchange({ seq: 80, status: 429, purpose: 'RATE-005' }));
+    const sequenceOnly = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [{ kind: 'violation', message: 'Received 429 although …', exchange: early429, shownOnlyBy: 'a 429 after …' }] })];
+    expect(planResends(sequenceOnly).sends).toEqual([]);
+    expect(rerunSelection(failingRise(), new Set(['RATE-002', 'CREATE-002', 'CREATE-003']))).toEqual(['RATE-002', 'CREATE-003', 'CREATE-002']);
+  });
+
+  /** The sequence's answers, 10 ms apart, Remaining as the server counts it. */
+  const answered = (remaining: readonly number[], reset: (i: number) => number = () => WINDOW_END, startMs = (WINDOW_END - 60) * 1000 + 200): Exchange[] =>
+    remaining.map((r, i) =>
+      makeExchange({
+        seq: 200 + i,
+        sentAt: startMs + 10 * i,
+        elapsedMs: 5,
+        headers: { date: new Date(startMs + 10 * i).toUTCString(), 'x-ratelimit-remaining': String(r), 'x-ratelimit-reset': String(reset(i)) },
+      }),
+    );
+  const judged = (sent: Exchange[]) => judgeRiseSequence(riseReplays(failingRise()).replays[0] as RiseReplay, sent, { clock: serverClockOf(sent), exchanges: sent });
+
+  it('violates where each request has a count of its own (per route), and where the headers claim a count the limiter skips', () => {
+    const perRoute = answered([59, 58, 57, 56, 55, 54, 59, 58, 57, 56, 55, 54, 53]);
+    expect(judged(perRoute).judgement).toMatchObject({ outcome: 'violates', message: expect.stringMatching(/^re-sent #15 \(GET \/pets\/26\) x6, #25 \(POST \/pets\) x6, #15: X-RateLimit-Remaining rose from/) as unknown });
+    const skipsTheEarlier = answered([59, 59, 59, 59, 59, 59, 58, 57, 56, 55, 54, 53, 53]);
+    expect(judged(skipsTheEarlier).judgement.outcome).toBe('violates');
+  });
+
+  it('conforms only in one fresh window that would have shown a rise; otherwise it cannot decide, and may try once more', () => {
+    const honest = Array.from({ length: 13 }, (_, i) => 59 - i);
+    expect(judged(answered(honest))).toEqual({ judgement: { outcome: 'conforms', message: expect.stringMatching(/, in one window: X-RateLimit-Remaining fell from 59 to 47, no rise$/) as unknown }, again: false });
+    expect(judged(answered(honest.map((r) => r - 20)))).toMatchObject({ judgement: { outcome: 'unknown', message: expect.stringContaining('did not start in a fresh window') as unknown }, again: true });
+    // Started 60 ms before the window's end: the second half is counted in the next window.
+    expect(judged(answered(honest, (i) => (i < 6 ? WINDOW_END : WINDOW_END + 60), WINDOW_END * 1000 - 60)))
+      .toMatchObject({ judgement: { outcome: 'unknown', message: expect.stringContaining('a window ended during the sequence') as unknown }, again: true });
+    // Windows of 2 s: too short to tell a rise from a refill, as RATE-002's interpretation says.
+    expect(judged(answered(honest, () => WINDOW_END, (WINDOW_END - 2) * 1000 + 200)).judgement.outcome).toBe('unknown');
+    const refused = answered(honest).map((ex, i) => (i === 8 ? { ...ex, response: { ...(ex.response as NonNullable<Exchange['response']>), status: 429 } } : ex));
+    expect(judged(refused)).toMatchObject({ judgement: { outcome: 'unknown' }, again: true });
   });
 });

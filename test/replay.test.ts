@@ -198,6 +198,40 @@ describe('replay re-sends the exchanges behind each failure', () => {
     expect(again.result.stdout).toContain(`they created pet(s) ${record.createdPetIds.join(', ')}`);
   });
 
+  it('a rise of Remaining (a limit counted per operation): re-run as a sequence that shows it, never two exchanges; fixed only where that sequence shows no rise', async () => {
+    // Its windows at 20 s: a replay that meets a busy machine still sizes them well beyond what a dozen requests take.
+    const mutant = await startReferenceServer(variantServerOptions(byName('limits-per-operation'), { keys, windowSeconds: 20 }));
+    servers.push(mutant);
+    const { file, report: first } = await failingRun(mutant);
+    expect(failing(first)).toEqual(['RATE-002']);
+    const rise = first.requirements.find((r) => r.id === 'RATE-002')?.evidence.find((e) => e.kind === 'violation' && e.pairedWith !== undefined);
+    expect(rise?.shownOnlyBy).toBe('a rise of X-RateLimit-Remaining between two responses of one window');
+    const again = await replayAgainst(file, mutant);
+    // Each of the two exchanges re-sent alone gets a fresh count of its own operation, and would conform; the sequence shows the rise.
+    expect(again.result.stdout).toMatch(/RATE-002\s+still failing\n\s+re-sent #\d+ \(\S+ \S+\) x6, #\d+ \(\S+ \S+\) x6, #\d+: X-RateLimit-Remaining rose from/);
+    expect(again.result.code).toBe(1);
+    // The same server with one count per key: the sequence, in one fresh window, shows no rise.
+    const repaired = await startReferenceServer(variantServerOptions(undefined, { keys, windowSeconds: 20 }));
+    servers.push(repaired);
+    const fixed = await replayAgainst(file, repaired);
+    expect(fixed.result.stdout).toMatch(/RATE-002\s+fixed\n\s+re-sent #\d+ .* x6, #\d+ .* x6, #\d+, in one window: X-RateLimit-Remaining fell from 59 to 47, no rise/);
+    expect(fixed.result.code).toBe(0);
+    const sent = (JSON.parse(fixed.replayJson) as { exchanges: Array<{ request: { target: string } }> }).exchanges;
+    expect(sent.length).toBeGreaterThanOrEqual(13);
+  });
+
+  it('a lost write (two overlapping creations given one id, PET-002): never re-sent alone; the re-run of the creations decides', async () => {
+    const { again } = await stillFailingThenFixed(
+      'overlapping-creates-share-id',
+      'PET-002',
+      /PET-002\s+still failing\n\s+re-run: \d+ responses: Received for a new pet an id that another creation/,
+      /PET-002\s+fixed\n\s+re-run: pass.*\n\s+only two creations given one id showed the failure, never one response: none of its exchanges was re-sent alone/,
+    );
+    // The POSTs that received one id, each alone, would get ids of their own and conform: none is re-sent.
+    expect((JSON.parse(again.replayJson) as { exchanges: unknown[] }).exchanges).toEqual([]);
+    expect(statusIn(again.rerun, 'CREATE-001')).toBe('pass');
+  });
+
   it('a 500 for one invalid body class only (CREATE-003): still failing on the mutant, fixed on the reference', async () => {
     await stillFailingThenFixed(
       'non-string-status-500',

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { earliestServerNow, holdForWindowMs, latestServerNow as latestOf, planTopUp, topUpApproaching, TOP_UP_FROM_CONCURRENCY } from '../src/session/window-top-up.js';
 import { serverClockOf } from '../src/checks/server-clock.js';
+import { burstInputsOf } from '../src/session/burst.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { BurstInputs } from '../src/session/burst-plan.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
@@ -130,5 +131,20 @@ describe('latestServerNow', () => {
     const latest = latestServerNow([at(NOW_MS, NOW_S), at(NOW_MS + 100, NOW_S + 5)], NOW_MS + 200);
     expect(latest).toBeGreaterThanOrEqual(NOW_MS + 5_000 + 200 - 180);
     expect(latest).toBeLessThanOrEqual(NOW_MS + 6_000 + 100);
+  });
+});
+
+describe('the top-up plans on what the limiter said last', () => {
+  it('leaves out responses without Remaining (refused before the limiter ran): they say nothing of the window', () => {
+    const counted = makeExchange({ seq: 1, sentAt: NOW_MS, elapsedMs: 80, headers: { 'x-ratelimit-remaining': '20', 'x-ratelimit-reset': String(NOW_S + 3) } });
+    const refused = makeExchange({
+      seq: 2,
+      method: 'POST',
+      status: 400,
+      sentAt: NOW_MS + 100,
+      elapsedMs: 80,
+      headers: { 'x-ratelimit-limit': undefined, 'x-ratelimit-remaining': undefined, 'x-ratelimit-reset': undefined },
+    });
+    expect(burstInputsOf([counted, refused], 'free', 300)).toMatchObject({ limit: 60, remaining: 20, reset: NOW_S + 3 });
   });
 });

@@ -12,7 +12,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
-import { observation, violation, type Finding } from './finding.js';
+import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
 import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
 
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
@@ -51,7 +51,7 @@ export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: n
   const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
   const said = `exchange ${prev.seq} announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; this run's own requests counted since: at most ${ownCounted}; allowance for other users of the key: ${otherUsers}`;
   if (pointsBeyond(throttled, windowEnd, clock)) return [anotherLimit(said, throttled)];
-  const found = violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq);
+  const found = shownOnlyBy(violation(REQ, `Received 429 although ${said} / Expected the announced requests to be served`, throttled.seq), 'a 429 after an earlier response of its window announced requests left');
   // At the 429, the announcement left at least `unexplained` requests to serve.
   return [{ ...found, pairedWith: prev.seq, expected: { kind: 'remaining-at-least', value: Number(unexplained) } }];
 }

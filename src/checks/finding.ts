@@ -40,6 +40,13 @@ export interface Finding {
   /** What the check expected of `exchange`, when it can be drawn (see Expectation). */
   expected?: Expectation;
   /**
+   * Set on a violation no single response shows, only a sequence of them (a rise of Remaining
+   * between two responses, a 429 after an earlier one announced room, two creations in flight
+   * given one id): what that sequence is. `replay` never re-sends its exchanges alone, whose
+   * answers could only ever conform; a sequence that can show it again decides (src/replay/).
+   */
+  shownOnlyBy?: string;
+  /**
    * An observation the console summary shows as well (a note under the verdict): something about
    * the target a user should know although it changes no verdict, such as a Date header that lags.
    */
@@ -60,3 +67,6 @@ export const observation = (requirement: string, message: string, exchange?: num
   message,
   ...(exchange === undefined ? {} : { exchange }),
 });
+
+/** The violation, marked as one that only `sequence` shows (Finding.shownOnlyBy). */
+export const shownOnlyBy = (finding: Finding, sequence: string): Finding => ({ ...finding, shownOnlyBy: sequence });

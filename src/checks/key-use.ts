@@ -7,8 +7,8 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
-import { observation, violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, rateLimitValue } from './rate-limit-headers.js';
+import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
+import { RELATIVE_BELOW, limiterSaw, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { iso } from './text.js';
 
@@ -45,7 +45,9 @@ export interface OtherUse {
 /**
  * The run's requests (any credentials: a server may count per client address) that may have been
  * counted after `from` was and no later than `to`: those answered after `from` was sent and sent
- * before `to` was answered, `to` itself included.
+ * before `to` was answered, `to` itself included. Those answered without rate-limit headers too:
+ * a limiter may have counted a request whose headers something after it dropped, and an upper
+ * bound only ever explains more of a fall (or of an early 429), never less.
  */
 export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
   return exchanges.filter((e) => e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
@@ -63,7 +65,8 @@ const absoluteReset = (ex: Exchange): bigint | undefined => {
  * passed over, and counted as the run's own in the gap that spans it, so no gap overlaps another.
  */
 function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
-  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429);
+  // A response without Remaining (its request perhaps refused before the limiter) neither starts nor ends a gap; it counts as the run's own in the one spanning it.
+  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e));
   const windows = new Map<bigint, Gap[]>();
   let previous: Exchange | undefined;
   for (const ex of served) {
@@ -127,11 +130,13 @@ export function describeOtherUse(use: OtherUse, mode: KeyMode): string | undefin
 
 /**
  * The run's keyed requests certainly counted after `from` and no later than `to`: sent once
- * `from` was answered, answered by the time `to` was, and served (`to` itself included).
+ * `from` was answered, answered by the time `to` was, served (`to` itself included), and handled
+ * by the limiter (limiterSaw: one answered without Remaining may never have been counted).
  */
 function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
   return exchanges.filter(
-    (e) => e.seq !== from.seq && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
+    (e) =>
+      e.seq !== from.seq && e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e) && e.sentAt >= receivedAt(from) && receivedAt(e) <= receivedAt(to),
   ).length;
 }
 
@@ -164,12 +169,13 @@ export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] 
     const ownAfter = ownCountedBetween(exchanges, stoodTo, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
     const sooner = stood - after.remaining - BigInt(ownAfter);
     if (sooner <= allowance) continue;
-    const found = violation(
+    const found = withSequence(
         REQ,
         `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
           `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
         after.at.seq,
-      );
+      'X-RateLimit-Remaining standing still while requests were served, then the window used up early',
+    );
     // Where the window ended, what stood announced still left at least this many.
     return [{ ...found, pairedWith: stoodTo.seq, expected: { kind: 'remaining-at-least', value: Number(stood) - ownAfter } }];
   }
@@ -205,12 +211,16 @@ export function judgeKeyUse(exchanges: readonly Exchange[], mode: KeyMode): Find
   const worst = [...gapsByWindow(exchanges).values()].flat().reduce<Gap | undefined>((w, g) => (w === undefined || g.others > w.others ? g : w), undefined);
   if (worst === undefined || worst.others <= 0n) return [];
   const [before, after] = [rateLimitValue(worst.from, 'x-ratelimit-remaining'), rateLimitValue(worst.to, 'x-ratelimit-remaining')];
-  const found = violation(
+  const found = withSequence(
     REQ,
     `X-RateLimit-Remaining fell from ${before} (exchange ${worst.from.seq}) to ${after} (exchange ${worst.to.seq}), by ${worst.fell}, while this run sent at most ${worst.own} requests that could have been counted in between; ` +
       `on a dedicated key (--dedicated-key) nobody else spends it: ${described} / Expected Remaining to fall by the run's own requests only`,
     worst.to.seq,
+    'a fall of X-RateLimit-Remaining beyond the run\'s requests between two responses',
   );
   const atLeast = before === undefined ? undefined : Number(before) - worst.own;
   return [{ ...found, pairedWith: worst.from.seq, ...(atLeast === undefined ? {} : { expected: { kind: 'remaining-at-least', value: atLeast } }) }];
 }
+
+/** A violation of the key's account: only the run's sequence of responses shows it. */
+const withSequence = (requirement: string, message: string, exchange: number, sequence: string): Finding => shownOnlyBy(violation(requirement, message, exchange), sequence);

@@ -35,6 +35,14 @@ export const RELATIVE_BELOW = 1e9;
 /** Unix seconds above this lie after year 5138: milliseconds, not seconds. */
 const MILLIS_ABOVE = 1e11;
 
+/**
+ * Whether the rate limiter handled the request: its response carries X-RateLimit-Remaining. A
+ * response without it (a framework answering before its limiter runs, as Express does a body it
+ * cannot parse) is RATE-001's finding, and its request may never have been counted: the rules
+ * that need the requests a server surely counted leave it out (remaining-rise.ts, key-use.ts).
+ */
+export const limiterSaw = (ex: Exchange): boolean => ex.response?.headers['x-ratelimit-remaining'] !== undefined;
+
 /** Field values exclude surrounding whitespace (RFC 9110 5.5), so a padded value is still the integer. */
 function fieldValue(ex: Exchange, name: string): string | undefined {
   const raw = ex.response?.headers[name];

@@ -5,7 +5,7 @@
  * every pair of its responses instead, remaining-rise.ts).
  */
 import type { Exchange } from '../http/exchange.js';
-import { violation, type Finding } from './finding.js';
+import { shownOnlyBy, violation, type Finding } from './finding.js';
 import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
@@ -85,10 +85,11 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   if (after <= before || after < limit - 1n) return [];
   if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
   if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
-  const found = violation(
+  const found = pairFinding(
     'RATE-003',
     `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
     later.seq,
+    'a full refill long before the Reset an earlier response announced',
   );
   return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'window-until', value: resetMs } }];
 }
@@ -108,15 +109,26 @@ export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerC
   const sameReset = resetMs !== undefined && resetMs === laterReset;
   const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
   if (!sameReset && !beforeReset) return [];
-  const found = violation(
+  const found = pairFinding(
     'RATE-008',
     `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
     later.seq,
+    'X-RateLimit-Limit changing between two responses of one window',
   );
   return [{ ...found, pairedWith: earlier.seq, ...(before > BigInt(Number.MAX_SAFE_INTEGER) ? {} : { expected: { kind: 'limit' as const, value: Number(before) } }) }];
 }
 
-/** Every check of section 8 that compares two consecutive keyed exchanges as they arrive. */
-export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
-  return [...checkRefillBeforeReset(prev, next, clock), ...checkLimitStable(prev, next, clock)];
+/** A violation two responses show together, neither alone. */
+const pairFinding = (requirement: string, message: string, exchange: number, sequence: string): Finding => shownOnlyBy(violation(requirement, message, exchange), sequence);
+
+/**
+ * Every check of section 8 that compares two keyed exchanges as they arrive: RATE-008's stable
+ * Limit on consecutive ones; RATE-003's early refill on `next` and the previous keyed response of
+ * the same operation (`sameOperation`; default `prev`). A limit kept per route refills when the
+ * run moves to another operation, whose count and window are its own: a rise of Remaining, which
+ * the rise rule makes RATE-002's (remaining-rise.ts), never a Reset that came early. A limit that
+ * really resets early refills the same operation's count too.
+ */
+export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock, sameOperation: Exchange = prev): Finding[] {
+  return [...checkRefillBeforeReset(sameOperation, next, clock), ...checkLimitStable(prev, next, clock)];
 }

@@ -21,8 +21,8 @@
  * of a shared key only ever make Remaining fall, so the shared-key allowance never explains a rise.
  */
 import type { Exchange } from '../http/exchange.js';
-import { violation, type Finding } from './finding.js';
-import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { shownOnlyBy, violation, type Finding } from './finding.js';
+import { limiterSaw, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
@@ -47,8 +47,13 @@ interface Reading {
   resetMs: number;
 }
 
-/** The run's keyed requests the server counted (everything but a 429), in the order they were sent. */
-const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429;
+/**
+ * The run's keyed requests the server surely counted: answered, not refused with 429, and handled
+ * by its limiter (the response carries Remaining, limiterSaw). A request answered without the
+ * headers may have been refused before the limiter ran and never counted: RATE-001's finding, and
+ * never the fall a later Remaining owes, so no server that simply did not count it shows a rise.
+ */
+const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429 && limiterSaw(ex);
 
 /**
  * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
@@ -83,6 +88,15 @@ function readingOf(ex: Exchange, clock: ServerClock): Reading | undefined {
   const limit = rateLimitValue(ex, 'x-ratelimit-limit');
   const resetMs = plausibleResetMs(ex, clock);
   return remaining === undefined || limit === undefined || resetMs === undefined ? undefined : { ex, remaining, limit, resetMs };
+}
+
+/**
+ * Whether two keyed responses, each with Remaining, Limit and a plausible Reset, lie in one window
+ * as the rise rule reads it (replay asks it of a sequence it sends again: src/replay/rise-sequence.ts).
+ */
+export function inOneWindowOf(earlier: Exchange, later: Exchange, clock: ServerClock): boolean {
+  const [a, b] = [readingOf(earlier, clock), readingOf(later, clock)];
+  return a !== undefined && b !== undefined && inOneWindow(a, b, clock);
 }
 
 /** The earlier response's window still held the later one: the same Reset, or surely well before the earlier Reset. */
@@ -136,10 +150,11 @@ function countedRecently(bySeq: readonly Exchange[], index: ReadonlyMap<number, 
 /**
  * RATE-002 on every pair of the run's keyed responses in one window (see the file's comment): at
  * most one finding per window, the pair whose rise went furthest beyond a refill, naming the later
- * exchange and paired with the earlier one (both shown as evidence).
+ * exchange and paired with the earlier one (both shown as evidence). The window length is read
+ * from `sizedBy` (replay judges a short sequence by all the responses it has seen).
  */
-export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined): Finding[] {
-  const windowMs = shortestWindowMs(exchanges, clock);
+export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined, sizedBy: readonly Exchange[] = exchanges): Finding[] {
+  const windowMs = shortestWindowMs(sizedBy, clock);
   if (clock === undefined || windowMs === undefined) return [];
   const bySeq = [...exchanges].sort((a, b) => a.seq - b.seq);
   const index = new Map(bySeq.map((e, i) => [e.seq, i]));
@@ -184,5 +199,5 @@ function riseFinding(r: Rise, windowMs: number): Finding {
   // The most Remaining could have shown under the rule: a refill of the bucket, or a sliding log's count.
   const bucket = Math.max(0, Number(earlier.remaining) - r.between) + 1 + Math.max(0, Math.ceil(r.refill) - 1);
   const atMost = Math.max(bucket, Number(later.limit) - r.recent);
-  return { ...finding, pairedWith: earlier.ex.seq, expected: { kind: 'remaining-at-most', value: atMost } };
+  return { ...shownOnlyBy(finding, 'a rise of X-RateLimit-Remaining between two responses of one window'), pairedWith: earlier.ex.seq, expected: { kind: 'remaining-at-most', value: atMost } };
 }

@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
-import { observation, violation, type Finding } from './finding.js';
+import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { sharedKeyAllowance } from './key-use.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
@@ -105,11 +105,14 @@ export function checkRetryHonoured(throttled: Exchange, retry: Exchange, mode: K
       ),
     ];
   }
-  const found = violation(
-    REQ,
-    `Received 429 again on exchange ${retry.seq}, sent ${Math.round(retry.sentAt - receivedAt(throttled))} ms after the 429 of exchange ${throttled.seq} with Retry-After ${JSON.stringify(value)}` +
-      `${laterWindow ? `, in a new window; other clients of the key were seen to spend at most ${othersSpentInAWindow} of a window's ${limit ?? '?'} requests in this run, too few to have used it up first` : ''} / Expected the request to be served once Retry-After had passed`,
-    retry.seq,
+  const found = shownOnlyBy(
+    violation(
+      REQ,
+      `Received 429 again on exchange ${retry.seq}, sent ${Math.round(retry.sentAt - receivedAt(throttled))} ms after the 429 of exchange ${throttled.seq} with Retry-After ${JSON.stringify(value)}` +
+        `${laterWindow ? `, in a new window; other clients of the key were seen to spend at most ${othersSpentInAWindow} of a window's ${limit ?? '?'} requests in this run, too few to have used it up first` : ''} / Expected the request to be served once Retry-After had passed`,
+      retry.seq,
+    ),
+    'a retry refused once the Retry-After of the 429 before it had passed',
   );
   // Retry-After passed at a local moment: on the server's clock, as the run reads it.
   return [{ ...found, pairedWith: throttled.seq, expected: { kind: 'served-from', value: Math.round(passesAt + (clock?.low ?? 0)) } }];

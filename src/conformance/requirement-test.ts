@@ -288,6 +288,7 @@ function evidenceOf(run: RequirementRun, findings: readonly Finding[]): { eviden
         ...(ex === undefined ? {} : { exchange: exchangeEvidence(ex) }),
         ...(cites.length === 0 ? {} : { cites }),
         ...(paired === undefined ? {} : { pairedWith: paired.seq }),
+        ...(g.first.shownOnlyBy === undefined ? {} : { shownOnlyBy: g.first.shownOnlyBy }),
         ...(g.first.expected === undefined ? {} : { expected: g.first.expected }),
       },
       ...(paired === undefined ? [] : [{ kind: 'exchange' as const, message: `compared with exchange #${paired.seq}: ${paired.request.method} ${paired.request.target}`, exchange: exchangeEvidence(paired) }]),

@@ -4,10 +4,14 @@
  *
  * fixed: the re-run passes and every re-sent exchange now conforms (or the requirement has no
  * single-exchange judge, and the re-run is all there is). still failing: either shows the
- * violation again. could not tell: anything else, with why.
+ * violation again. could not tell: anything else, with why. A violation only a sequence of
+ * responses shows is never judged by its exchanges re-sent alone (resend.ts): a rise of Remaining
+ * by the sequence that can show it again (rise-sequence.ts), which must say no rise, in a window
+ * that could have shown one, for fixed; the others by the re-run of the tests that made it.
  */
 import type { Level, RequirementResult } from '../report/types.js';
 import type { Judgement } from './judge.js';
+import { isRise } from './rise-sequence.js';
 
 export type ReplayVerdict = 'fixed' | 'still failing' | 'could not tell';
 
@@ -46,9 +50,18 @@ export function replayVerdict(
   if (after?.status === 'pass' && unknown.length === 0) {
     const rerun = before.sequence === undefined ? 're-run: pass' : `re-run: pass; the failing sequence (${before.sequence.steps.length} steps), sent again, met every expectation of the model`;
     const how = judgements === undefined ? [before.sequence === undefined ? 're-run: pass (no single exchange of this requirement can be re-sent and judged alone)' : rerun] : [...sent.map((j) => j.message), rerun];
-    return { ...base, verdict: 'fixed', details: [...how, ...capped] };
+    return { ...base, verdict: 'fixed', details: [...how, ...sequencesRerun(before), ...capped] };
   }
   return { ...base, verdict: 'could not tell', details: [...unknown.map((j) => j.message), ...(after?.status === 'pass' ? [] : rerunDetails(after))] };
+}
+
+/**
+ * What the re-run stood for: the violations only a sequence of responses showed (other than rises
+ * of Remaining, which their own sequence decides), whose exchanges replay does not re-send alone.
+ */
+function sequencesRerun(before: RequirementResult): string[] {
+  const shown = new Set(before.evidence.filter((e) => e.kind === 'violation' && e.shownOnlyBy !== undefined && !isRise(before.id, e)).map((e) => e.shownOnlyBy));
+  return [...shown].map((what) => `only ${what} showed the failure, never one response: none of its exchanges was re-sent alone; the re-run, which sends the tests that made that sequence, showed none`);
 }
 
 /** 1: a must-requirement still fails; 2: one could not be told (CI must not read that as fixed); else 0. */

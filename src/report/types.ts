@@ -104,8 +104,10 @@ export interface Evidence {
    * other responses that showed the same violation (at most MAX_CITED). Absent in older reports.
    */
   cites?: number[];
-  /** seq of the earlier exchange a violation was compared with (also in `cites`). */
+  /** seq of the earlier exchange a violation was compared with (also in `cites`; the evidence entry after it shows it). */
   pairedWith?: number;
+  /** A violation only a sequence of responses shows (Finding.shownOnlyBy): what that sequence is. */
+  shownOnlyBy?: string;
   /** What the check expected of the exchange, where a picture can show it (report.html's timeline). */
   expected?: Expectation;
 }

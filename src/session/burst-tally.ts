@@ -152,9 +152,13 @@ export class BurstTally {
     return windows > 0 && (windows <= 4 || windows <= this.#served / 4);
   }
 
-  /** The count-only rule, for a plan's limit when Reset cannot place requests in windows. */
+  /**
+   * The count-only rule, for a plan's limit when Reset cannot place requests in windows. It counts
+   * what the limiter saw: a response with Remaining, or a 2xx (the request was served, so it got
+   * past any limiter); a refusal without the headers may have come before the limiter ran.
+   */
   #overByCount(r: BurstResponse): 'over' | 'span-ended' | undefined {
-    if (!this.#tested.fromPlan) return undefined;
+    if (!this.#tested.fromPlan || (r.remaining === undefined && (r.status < 200 || r.status > 299))) return undefined;
     this.#spanStart ??= r.sentAt;
     if (r.receivedAt - this.#spanStart >= SPEC_WINDOW_MS) {
       this.#spanStart = r.sentAt;

@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.js';
 import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
-import { rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
+import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { retryConcurrency, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
 
@@ -39,7 +39,8 @@ export interface BurstResult {
  */
 export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs['plan'], budgetLeft: number, clock?: ServerClock): BurstInputs {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
-  const last = keyed.at(-1);
+  // The limiter's latest word on the window: a response without Remaining (refused before the limiter ran) says nothing of it.
+  const last = keyed.findLast(limiterSaw);
   const latencies = keyed.slice(-20).map((e) => e.elapsedMs).sort((a, b) => a - b);
   const latencyMs = latencies[Math.floor(latencies.length / 2)] ?? 100;
   return {

@@ -10,7 +10,7 @@ import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
 import { petsOf } from '../checks/pet-shape.js';
-import { violation, type Finding } from '../checks/finding.js';
+import { shownOnlyBy, violation, type Finding } from '../checks/finding.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
 import { jsonBody, operationOf } from '../checks/body.js';
 import { validate } from '../interface/validators.js';
@@ -118,6 +118,8 @@ export class Session {
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
+  /** The latest keyed response of each operation: RATE-003's early refill compares within one (checkRateLimitPair). */
+  readonly #previousKeyedOf = new Map<string, Exchange>();
   /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
   readonly #clock = new ServerClockReading();
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
@@ -499,8 +501,11 @@ export class Session {
       if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges), clock));
     }
     if (ex.request.auth === 'key' && ex.response !== undefined) {
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock));
+      const operation = operationOf(ex) ?? 'no operation';
+      const sameOperation = this.#previousKeyedOf.get(operation);
+      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex));
       this.#previousKeyed = ex;
+      this.#previousKeyedOf.set(operation, ex);
     }
   }
 }
@@ -523,9 +528,10 @@ function isValidPet(pet: JsonObject): boolean {
  */
 function sharedIdFindings(id: string, seq: number, otherSeq: number): Finding[] {
   const expected = 'Expected a new unique id for every creation';
+  const sequence = 'two creations given one id';
   return [
-    violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`),
-    violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`),
+    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`), sequence),
+    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`), sequence),
   ];
 }
 

@@ -32,6 +32,8 @@ export interface VariantRun {
   failing: string[];
   /** Requests the server received. */
   requests: number;
+  /** With windowOffsetMs: how far into its window the server handled the run's first request. */
+  startPhaseMs?: number;
 }
 
 /** CLI runs at once from one test file: each spends most of a core, and the machine has two. */
@@ -71,9 +73,9 @@ const inProcessSlot = limiter(1);
  */
 export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {}, how: { inProcess?: boolean; windowOffsetMs?: number } = {}): Promise<VariantRun> {
   return (how.inProcess === true ? inProcessSlot : slot)(async () => {
-    const options = variantServerOptions(variant, { behaviour });
+    // windowOffsetMs: the server holds the run's first request until it falls that far into its window (startAtPhaseMs).
+    const options = variantServerOptions(variant, { behaviour, ...(how.windowOffsetMs === undefined ? {} : { startAtPhaseMs: how.windowOffsetMs }) });
     const server = await startReferenceServer(options);
-    if (how.windowOffsetMs !== undefined) await untilWindowOffset((options.windowSeconds ?? 1) * 1000, how.windowOffsetMs);
     const dir = await mkdtemp(join(tmpdir(), `pc-variant-${variant.name.replace(/[^a-z0-9-]/gi, '_')}-`));
     try {
       const plan = variant.plan ?? 'free';
@@ -94,18 +96,13 @@ export function runVariant(variant: Variant, behaviour: Partial<Behaviour> = {},
         schemaErrors: report === undefined ? [] : reportSchemaErrors(report),
         failing: (report?.requirements ?? []).filter((r) => r.status === 'fail').map((r) => r.id).sort(),
         requests: server.requests,
+        ...(server.startPhaseMs === undefined ? {} : { startPhaseMs: server.startPhaseMs }),
       };
     } finally {
       await server.close();
       await rm(dir, { recursive: true, force: true });
     }
   });
-}
-
-/** Waits until `offsetMs` into the reference server's current window (its windows are aligned to multiples of their length). */
-async function untilWindowOffset(windowMs: number, offsetMs: number): Promise<void> {
-  const wait = (((offsetMs - (Date.now() % windowMs)) % windowMs) + windowMs) % windowMs;
-  await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** One line per failing requirement with its first violations, for assertion messages. */
