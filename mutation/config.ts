@@ -32,7 +32,12 @@ export const HANG_GRACE_SECONDS = 60;
  * opt-in for inputs that can break a store, say) belongs here once the server it is sent to is
  * the run's own, as every mutant's server is.
  */
-export const EXTRA_FLAGS: readonly string[] = [];
+export const EXTRA_FLAGS: readonly string[] = [
+  // Nobody else uses the mutant's server: consumption the run did not cause fails RATE-002 (a
+  // limiter that counts other requests against the key), where on a key that may be shared it is
+  // only an observation.
+  '--dedicated-key',
+];
 
 /** The test every mutant the embedded-like run reaches is judged by. */
 export const EMBEDDED_TEST = 'embedded';
