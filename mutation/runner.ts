@@ -216,10 +216,21 @@ class ConformanceTestRunner implements TestRunner {
     }
   }
 
+  /**
+   * A NOT VERIFIED without any failure can come from the machine rather than the mutant (a busy
+   * machine's stalls): it kills only when a second run says it again.
+   */
+  async #confirmedRun(test: string, mutant: string): Promise<Outcome> {
+    const first = await this.#run(test, mutant);
+    if (first.kind !== 'judged' || first.detection !== 'not-verified') return first;
+    const second = await this.#run(test, mutant);
+    return second.kind === 'judged' && second.detection === 'none' ? second : first;
+  }
+
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const selected = TESTS.filter((t) => options.testFilter === undefined || options.testFilter.includes(t));
     for (const test of selected) {
-      const outcome = await this.#run(test, options.activeMutant.id);
+      const outcome = await this.#confirmedRun(test, options.activeMutant.id);
       if (outcome.kind === 'hang') return { status: MutantRunStatus.Timeout, reason: `${test}: ${outcome.message}` };
       if (outcome.kind === 'server-did-not-start') {
         // A target that cannot be reached is NOT VERIFIED for the suite (exit 2, 'unreachable').

@@ -25,6 +25,14 @@ interface StrykerGlobal {
   __stryker__?: { mutantCoverage?: { static: Record<string, number>; perTest: Record<string, Record<string, number>> } };
 }
 
+/**
+ * Idle connections are kept longer than Node's 5 s: on a busy machine the client may leave one
+ * idle that long and then reuse it as the server closes it ("other side closed", a request
+ * lost), which would turn the reference's CONFORMS into NOT VERIFIED. The transport of the
+ * mutation runs, not a behaviour under test.
+ */
+const KEEP_ALIVE_SECONDS = 65;
+
 async function start(test: string): Promise<{ target: TargetLine; close(): Promise<void> }> {
   // Imported only now: the instrumented modules read __STRYKER_ACTIVE_MUTANT__ as they load.
   const { pacedWindowLimiter, referenceBehaviour, startReferenceServer } = await import('../fixtures/reference-server/index.js');
@@ -34,6 +42,7 @@ async function start(test: string): Promise<{ target: TargetLine; close(): Promi
     const server = await startReferenceServer({
       windowSeconds: EMBEDDED_WINDOW_SECONDS,
       limiter: pacedWindowLimiter,
+      keepAliveSeconds: KEEP_ALIVE_SECONDS,
       keys: { [key]: 'free' },
       behaviour: { quota: (plan, ctx) => (ctx.auth?.key === key ? EMBEDDED_CUSTOM_QUOTA : referenceBehaviour.quota(plan, ctx)) },
     });
@@ -43,7 +52,7 @@ async function start(test: string): Promise<{ target: TargetLine; close(): Promi
   const variant = VARIANT_TESTS.includes(test) ? VARIANTS.find((v) => v.name === test) : undefined;
   if (variant === undefined) throw new Error(`no variant test named ${test}`);
   // As the variants table runs it (test/support/variant-run.ts).
-  const server = await startReferenceServer(variantServerOptions(variant));
+  const server = await startReferenceServer(variantServerOptions(variant, { keepAliveSeconds: KEEP_ALIVE_SECONDS }));
   const plan = variant.plan ?? 'free';
   const args = [...(variant.omitPlan === true ? [] : ['--plan', plan]), ...(variant.args ?? [])];
   return { target: { baseUrl: server.baseUrl, apiKey: server.keys[plan], args }, close: () => server.close() };
