@@ -61,12 +61,17 @@ export type Verdict =
   | { kind: 'blind-spot-survives'; entry: BlindSpotEntry }
   | { kind: 'unclassified' };
 
+/** A long text is known by the digest of the whole (keys.ts compactText): its head may be cut anywhere. */
+const digestOf = (text: string): string | undefined => / … #([0-9a-f]{8})$/.exec(text)?.[1];
+const sameText = (pattern: string | undefined, text: string): boolean =>
+  pattern === undefined || pattern === text || (digestOf(pattern) !== undefined && digestOf(pattern) === digestOf(text));
+
 export const matches = (pattern: KeyPattern, key: MutantKey): boolean =>
   pattern.file === key.file &&
   pattern.scope === key.scope &&
   pattern.mutator === key.mutator &&
-  (pattern.original === undefined || pattern.original === key.original) &&
-  (pattern.replacement === undefined || pattern.replacement === key.replacement);
+  sameText(pattern.original, key.original) &&
+  sameText(pattern.replacement, key.replacement);
 
 export function verdictOf(mutant: JudgedMutant, triage: Triage): Verdict {
   const blindSpot = triage.blindSpots.find((b) => matches(b, mutant.key));

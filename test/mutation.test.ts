@@ -102,6 +102,13 @@ describe('the triage', () => {
     expect(verdictOf({ ...mutant("'Luna'", 'Survived'), key: { ...key("'Luna'"), scope: 'other' } }, triage)).toEqual({ kind: 'unclassified' });
   });
 
+  it('knows a long original by the digest of the whole, wherever its head was cut', () => {
+    const long = { ...key('{ a … #0123abcd'), scope: 'f', mutator: 'BlockStatement' };
+    const entry: Triage = { survivors: [{ file: 'behaviour.ts', scope: 'f', mutator: 'BlockStatement', original: '{ a  … #0123abcd', class: 'equivalent', why: 'w' }], blindSpots: [] };
+    expect(verdictOf({ key: long, line: 1, status: 'Survived' }, entry)).toMatchObject({ kind: 'classified' });
+    expect(verdictOf({ key: { ...long, original: '{ a … #99999999' }, line: 1, status: 'Survived' }, entry)).toEqual({ kind: 'unclassified' });
+  });
+
   it('keeps a blind spot found apart: killed now, or failing the run while it survives', () => {
     expect(verdictOf(mutant("'Rex'", 'Killed'), triage)).toMatchObject({ kind: 'killed', blindSpot: { variant: 'v' } });
     expect(verdictOf(mutant("'Rex'", 'Survived'), triage)).toMatchObject({ kind: 'blind-spot-survives' });
