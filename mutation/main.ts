@@ -130,6 +130,7 @@ async function judge(wallSeconds: number | undefined, partial: boolean): Promise
     deadlineSeconds: DEADLINE_SECONDS,
     mutants,
     ...(wallSeconds === undefined ? {} : { wallSeconds }),
+    ...(partial ? { partial } : {}),
   };
   return { run, problems, stale };
 }

@@ -13,6 +13,8 @@ export interface JudgedRun {
   mutants: ReadonlyArray<{ mutant: JudgedMutant; verdict: Verdict }>;
   /** Wall time of the Stryker run, when measured. */
   wallSeconds?: number;
+  /** Only the mutants a run still going (or stopped) had tested: its progress file, not its report. */
+  partial?: boolean;
 }
 
 const percent = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -57,7 +59,7 @@ export function figuresLine(f: Figures): string {
 export function consoleSummary(run: JudgedRun): string {
   const all = figuresOf(run.mutants.map((m) => m.verdict));
   const lines = [
-    `Mutation testing of the reference server: commit ${run.commit}, ${run.date}, seed ${run.seed}, --deadline ${run.deadlineSeconds}${run.wallSeconds === undefined ? '' : `, ${(run.wallSeconds / 60).toFixed(1)} min`}`,
+    `Mutation testing of the reference server: commit ${run.commit}, ${run.date}, seed ${run.seed}, --deadline ${run.deadlineSeconds}${run.wallSeconds === undefined ? '' : `, ${(run.wallSeconds / 60).toFixed(1)} min`}${run.partial === true ? ' (PARTIAL: the mutants tested so far)' : ''}`,
     figuresLine(all),
     `killed by: ${Object.entries(killedBy(run)).map(([how, n]) => `${how} ${n}`).join(', ') || 'none'}`,
     'per file:',
@@ -92,7 +94,7 @@ export function readmeBlock(run: JudgedRun): string {
   const killed = Object.entries(killedBy(run)).map(([how, n]) => `${n} by ${how.replace(/-/g, ' ')}`).join(', ');
   return [
     README_BEGIN,
-    `Measured on commit \`${run.commit}\`, ${run.date} (StrykerJS 9.6.1, seed ${run.seed}, \`--deadline ${run.deadlineSeconds}\`${run.wallSeconds === undefined ? '' : `, ${Math.round(run.wallSeconds / 60)} min`}): **mutation score ${percent(scoreOf(all))}**, ${all.killed} killed of ${all.mutants - all.equivalent - all.room} (${all.mutants} mutants, less ${all.equivalent} equivalent and ${all.room} inside the spec's room); killed ${killed}; ${all.ignored} left out by a comment that says why.`,
+    `${run.partial === true ? `**Partial**: ${all.mutants + all.ignored} mutants tested before the run was stopped. ` : ''}Measured on commit \`${run.commit}\`, ${run.date} (StrykerJS 9.6.1, seed ${run.seed}, \`--deadline ${run.deadlineSeconds}\`${run.wallSeconds === undefined ? '' : `, ${Math.round(run.wallSeconds / 60)} min`}): **mutation score ${percent(scoreOf(all))}**, ${all.killed} killed of ${all.mutants - all.equivalent - all.room} (${all.mutants} mutants, less ${all.equivalent} equivalent and ${all.room} inside the spec's room); killed ${killed}; ${all.ignored} left out by a comment that says why.`,
     '',
     '| file | mutants | killed | equivalent | inside the spec\'s room | opt-in input only | timeouts | unexplained | score |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
