@@ -4,10 +4,12 @@
  * own (serve.ts), judged by its report.json (judge.ts), never by its exit code alone.
  *
  * Tests: `embedded` (the server as the embedded run starts it) and the conforming variants of
- * config.ts's VARIANT_TESTS. The dry run runs each once on the unmutated server and reports the
+ * config.ts's VARIANT_TESTS. The dry run runs each on the unmutated server and reports the
  * mutants each reached (Stryker's coverage counters, written by the server process): the embedded
- * run covers what it reaches, each variant only what the embedded run does not. Stryker then runs
- * a mutant only with the tests that cover it and marks the mutants none reaches NoCoverage.
+ * run covers what it reaches; a variant covers the limiters' mutants it reaches (limiters.ts,
+ * rate-limit.ts: the windows it is in the runs for), and elsewhere only what no test before it
+ * reached. Stryker then runs a mutant with the tests that cover it, in that order, until one kills
+ * it, and marks the mutants none reaches NoCoverage.
  *
  * A test's name carries a digest of everything that decides its verdict but the mutated files
  * (the built suite, reporters, schemas, the variants, this runner's own configuration), so an
@@ -62,6 +64,25 @@ type Outcome =
   | { kind: 'hang'; message: string };
 
 type Coverage = Record<string, number>;
+
+/**
+ * The limiters' code (in the sandbox, instrumented): the embedded run reaches much of it with the
+ * paced windows or with no window limit at all (the daily count), while the variants run its
+ * other windows. Its mutants are judged by every test that reaches them, embedded first.
+ */
+const LIMITER_FILES = ['dist/fixtures/reference-server/limiters.js', 'dist/fixtures/reference-server/rate-limit.js'];
+
+/** The ids of the mutants instrumented into `files` (Stryker's coverage and switch calls name them). */
+async function mutantIdsIn(files: readonly string[]): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const file of files) {
+    const code = await readFile(file, 'utf8').catch(() => '');
+    for (const call of code.matchAll(/stry(?:Cov|MutAct)_9fa48\(([^)]*)\)/g)) {
+      for (const id of (call[1] ?? '').matchAll(/"([^"]+)"/g)) ids.add(id[1] ?? '');
+    }
+  }
+  return ids;
+}
 
 async function filesUnder(path: string): Promise<string[]> {
   const entries = await readdir(path, { withFileTypes: true, recursive: true }).catch(() => undefined);
@@ -182,6 +203,7 @@ class ConformanceTestRunner implements TestRunner {
       const tests: TestResult[] = [];
       const perTest: Record<string, Coverage> = {};
       const reached = new Set<string>();
+      const limiterMutants = await mutantIdsIn(LIMITER_FILES);
       for (const test of TESTS) {
         const ids = new Set<string>();
         let failure: string | undefined;
@@ -204,8 +226,8 @@ class ConformanceTestRunner implements TestRunner {
           continue;
         }
         tests.push({ ...base, status: TestStatus.Success });
-        // A variant judges only what the embedded run (and the variants before it) did not reach.
-        const own = [...ids].filter((id) => !reached.has(id));
+        // A test judges the limiters' mutants it reaches, and elsewhere only what no test before it reached.
+        const own = [...ids].filter((id) => !reached.has(id) || limiterMutants.has(id));
         perTest[test] = Object.fromEntries(own.map((id) => [id, 1]));
         for (const id of ids) reached.add(id);
         this.#log.info(`${test}: conforms (${ms} ms); covers ${own.length} mutants`);
