@@ -71,14 +71,27 @@ describe('5 authentication', () => {
     await expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]);
   });
 
-  requirementTest('AUTH-003', (t) => {
+  requirementTest('AUTH-003', async (t) => {
     const key = t.session.config.apiKey;
     // The header values hold the real key where a careless server might still find it; the
     // client redacts it from every record.
-    return expectUnauthorised(t, [
+    await expectUnauthorised(t, [
       { label: 'with the key but no scheme', auth: { mode: 'malformed', header: key } },
       { label: 'with an empty bearer token', auth: { mode: 'malformed', header: 'Bearer ' } },
       { label: 'with the Basic scheme', auth: { mode: 'malformed', header: `Basic ${Buffer.from(`user:${key}`).toString('base64')}` } },
     ]);
+    // One header check serves every operation, so listPets alone: "Bearer <key>" twice in one
+    // value (a bearer token holds no space, so a server that reads the first or the last two words
+    // and ignores the rest, or finds "Bearer <key>" anywhere in the value, accepts it), and the key
+    // as it is under another scheme (a server that takes the word after any scheme accepts it;
+    // Basic above carries it encoded, which such a server refuses as another key).
+    await expectUnauthorised(
+      t,
+      [
+        { label: 'with "Bearer <key>" twice in one value', auth: { mode: 'malformed', header: `Bearer ${key} Bearer ${key}` } },
+        { label: 'with the key under the scheme Token', auth: { mode: 'malformed', header: `Token ${key}` } },
+      ],
+      OPERATIONS.filter((op) => op.label === 'listPets'),
+    );
   });
 });

@@ -18,6 +18,15 @@ describe('GET-004', () => {
     expect(checkDeprecation(getPet({}))).toEqual([]);
   });
 
+  it('fails Deprecation or Sunset on another operation, which the spec does not deprecate', () => {
+    const listing = (headers: Record<string, string | undefined>) => makeExchange({ target: '/pets?limit=100', status: 200, json: [pet(1)], headers });
+    expect(violations(checkDeprecation(listing({ deprecation: '@1735689600', sunset: SUNSET }))).map((f) => f.message)).toEqual([
+      expect.stringContaining('Received Deprecation and Sunset on listPets / Expected them on getPet alone'),
+    ]);
+    expect(violations(checkDeprecation(listing({ sunset: SUNSET })))).toHaveLength(1);
+    expect(checkDeprecation(listing({}))).toEqual([]);
+  });
+
   it('accepts a negative date, surrounding spaces and structured-field parameters', () => {
     expect(violations(checkDeprecation(getPet({ deprecation: '@-1' })))).toEqual([]);
     expect(violations(checkDeprecation(getPet({ deprecation: ' @1688169599 ' })))).toEqual([]);
@@ -46,9 +55,10 @@ describe('GET-004', () => {
     expect(f[0]?.message).toContain('before Deprecation');
   });
 
-  it('judges every getPet response, and nothing else', () => {
+  it('judges the form of every getPet response\'s headers; on another operation, only that they are there', () => {
     expect(violations(checkDeprecation(getPet({ deprecation: 'true' }, 404)), 'GET-004')).toHaveLength(1);
-    expect(checkDeprecation(makeExchange({ headers: { deprecation: 'true' } }))).toEqual([]);
+    expect(violations(checkDeprecation(makeExchange({ headers: { deprecation: 'true' } }))).map((f) => f.message)).toEqual([expect.stringContaining('on listPets')]);
+    expect(checkDeprecation(makeExchange({ headers: { 'x-other': 'true' } }))).toEqual([]);
     expect(checkDeprecation(makeExchange({ target: '/pets/1', noResponse: true }))).toEqual([]);
   });
 });

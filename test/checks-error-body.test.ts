@@ -16,6 +16,12 @@ describe('ERR-001', () => {
     expect(violations(checkErrorBody(makeExchange({ status: 400, json: errorBody(400, '0') })))).toEqual([]);
   });
 
+  it('fails an empty message, which describes nothing, and accepts any other text', () => {
+    const f = violations(checkErrorBody(makeExchange({ status: 404, json: { ...errorBody(404), message: '' } })), 'ERR-001');
+    expect(f.map((v) => v.message)).toEqual(['Received a 404 Error whose message is "" / Expected a non-empty human-readable description']);
+    expect(violations(checkErrorBody(makeExchange({ status: 404, json: { ...errorBody(404), message: ' ' } })))).toEqual([]);
+  });
+
   it('accepts extra fields on an Error', () => {
     expect(violations(checkErrorBody(makeExchange({ status: 400, json: { ...errorBody(400), details: [] } })))).toEqual([]);
   });

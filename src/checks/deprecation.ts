@@ -1,7 +1,7 @@
 /**
- * GET-004 (Deprecation and Sunset, when present, are well-formed and consistent) and GET-005
- * (Sunset names 5 December 2030), for getPet responses. The spec does not require the headers,
- * so their absence yields nothing at all.
+ * GET-004 (Deprecation and Sunset, when present, are well-formed and consistent, and on getPet
+ * alone) and GET-005 (Sunset names 5 December 2030). The spec does not require the headers, so
+ * their absence yields nothing at all.
  */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDate, parseHttpDateAnyForm } from '../http/retry-after.js';
@@ -47,9 +47,21 @@ function parseSunset(value: string, nowMs: number): { ms: number } | { error: st
   return { error: `Received Sunset ${JSON.stringify(excerpt(value, 60))} / Expected an HTTP-date (RFC 8594), e.g. Thu, 05 Dec 2030 00:00:00 GMT` };
 }
 
+/**
+ * Deprecation or Sunset on another operation announces a deprecation the spec does not make: it
+ * deprecates getPet alone, and names listPets as its replacement.
+ */
+function deprecatedElsewhere(ex: Exchange, operation: string): Finding[] {
+  const headers = ['Deprecation', 'Sunset'].filter((name) => ex.response?.headers[name.toLowerCase()] !== undefined);
+  if (headers.length === 0) return [];
+  return [violation('GET-004', `Received ${headers.join(' and ')} on ${operation} / Expected them on getPet alone: the spec deprecates no other operation (listPets is getPet's replacement)`, ex.seq)];
+}
+
 export function checkDeprecation(ex: Exchange): Finding[] {
   const response = ex.response;
-  if (response === undefined || operationOf(ex) !== 'getPet') return [];
+  const operation = operationOf(ex);
+  if (response === undefined || operation === undefined) return [];
+  if (operation !== 'getPet') return deprecatedElsewhere(ex, operation);
   const deprecationValue = response.headers['deprecation'];
   const sunsetValue = response.headers['sunset'];
   if (deprecationValue === undefined && sunsetValue === undefined) return [];

@@ -43,6 +43,10 @@ export function checkErrorBody(ex: Exchange): Finding[] {
     } else if (typeof code === 'string') {
       findings.push(observation('ERR-001', `${status} code ${JSON.stringify(excerpt(code, 40))}`, ex.seq));
     }
+    // As for code: an empty message describes nothing, whatever its type says.
+    if (body.value['message'] === '') {
+      findings.push(violation('ERR-001', `Received a ${status} Error whose message is "" / Expected a non-empty human-readable description`, ex.seq));
+    }
     const field = body.value['status'];
     const integral = typeof field === 'bigint' || (typeof field === 'number' && Number.isInteger(field));
     if (integral && BigInt(field) !== BigInt(status)) {

@@ -1,0 +1,57 @@
+/**
+ * What `npm run mutate` runs against each mutant of the reference server, in one place: the
+ * conformance run's command line and the tests Stryker knows (docs/architecture.md, "Mutation
+ * testing"). Everything here is part of each test's identity (runner.ts hashes the built file), so
+ * changing it makes an incremental run test every mutant again.
+ */
+
+/**
+ * The seed of every mutant's run. Fixed, so that an incremental run reuses results measured with
+ * the same random cases; the seed only adds cases on top of the fixed ones every run sends
+ * (README, "Reproducible verdicts"), so no verdict of a conforming server depends on it.
+ */
+export const MUTATION_SEED = 31;
+
+/**
+ * `--deadline` of every mutant's run, in seconds. The unmutated run takes 3 s on a quiet machine
+ * and about 15 s beside two other runs and a busy machine; a mutant whose server hangs or answers
+ * with waits is judged by the suite itself within this (NOT VERIFIED, a halt: killed).
+ */
+export const DEADLINE_SECONDS = 120;
+
+/**
+ * How long after its deadline a run may take to end before the runner stops it and calls the
+ * mutant a timeout: requests in flight get 2 s and the reports are written, so a minute is a hang
+ * of our own, never the suite's answer. Stryker's own timeout (mutation/stryker.config.mjs) lies
+ * above this, so a timeout is always this runner's, with its reason.
+ */
+export const HANG_GRACE_SECONDS = 60;
+
+/**
+ * Extra flags for every mutant's run, one line each. A flag that lets the run send more (an
+ * opt-in for inputs that can break a store, say) belongs here once the server it is sent to is
+ * the run's own, as every mutant's server is.
+ */
+export const EXTRA_FLAGS: readonly string[] = [
+  // Nobody else uses the mutant's server: consumption the run did not cause fails RATE-002 (a
+  // limiter that counts other requests against the key), where on a key that may be shared it is
+  // only an observation.
+  '--dedicated-key',
+  // The mutant's store is the run's own, so the inputs that can leave a store broken are sent
+  // (CREATE-005): a body decoded without `fatal: true`, say, stores invalid UTF-8 and is caught.
+  '--risk-breaking-store',
+];
+
+/** The test every mutant the embedded-like run reaches is judged by. */
+export const EMBEDDED_TEST = 'embedded';
+
+/**
+ * Conforming variants of the table (fixtures/variants/) whose runs judge the code only they
+ * reach: the rate limiters the embedded server does not use (limiters.ts, the window part of
+ * rate-limit.ts) and a target slow enough to need delayMs. A mutant the embedded run reaches is
+ * judged by the embedded run only; these judge the rest (runner.ts, coverage). Each is run as the
+ * table runs it: the token bucket's minute-long refill makes its runs last about 65 s, and a
+ * shorter bucket is not the same test (at 6 s and 20 s a busy machine's burst could not empty it:
+ * RATE-005 inconclusive on the reference).
+ */
+export const VARIANT_TESTS: readonly string[] = ['limiter-per-key-windows', 'limiter-sliding-log', 'limiter-token-bucket', 'slow-target-3s-window'];
