@@ -47,11 +47,11 @@ export const EMBEDDED_TEST = 'embedded';
 
 /**
  * Conforming variants of the table (fixtures/variants/) whose runs judge the code only they
- * reach: the rate limiters the embedded server does not use (limiters.ts, the window part of
- * rate-limit.ts) and a target slow enough to need delayMs. A mutant the embedded run reaches is
- * judged by the embedded run only; these judge the rest (runner.ts, coverage). Each is run as the
+ * reach: the rate limiters the embedded server does not use (limiters.ts, windows from the
+ * server's start among them; the window part of rate-limit.ts) and a target slow enough to need
+ * delayMs. A mutant the embedded run reaches is judged by the embedded run only; these judge the rest (runner.ts, coverage). Each is run as the
  * table runs it: the token bucket's minute-long refill makes its runs last about 65 s, and a
  * shorter bucket is not the same test (at 6 s and 20 s a busy machine's burst could not empty it:
  * RATE-005 inconclusive on the reference).
  */
-export const VARIANT_TESTS: readonly string[] = ['limiter-per-key-windows', 'limiter-sliding-log', 'limiter-token-bucket', 'slow-target-3s-window'];
+export const VARIANT_TESTS: readonly string[] = ['limiter-per-key-windows', 'limiter-server-start-windows', 'limiter-sliding-log', 'limiter-token-bucket', 'slow-target-3s-window'];
