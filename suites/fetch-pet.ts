@@ -143,11 +143,14 @@ function judgeCreated(t: RequirementRun, created: CreatedPet, ex: Exchange, seen
   const id = idOf(pet);
   const what = seenAt === undefined ? 'a pet just created' : `a pet this run created and found before (exchange #${seenAt})`;
   const fetched = fetchedPet(ex);
-  if (fetched !== undefined && id !== undefined && t.session.isSharedId(id) && petDifferences(fetched, pet).length > 0) {
-    // Two creations received this id: the store can show only one of them, which is PET-002's finding.
-    const other = t.session.createdPets.find((p) => p !== pet && idOf(p) === id && petDifferences(fetched, p).length === 0);
-    if (other !== undefined) {
-      return [observation('CREATE-002', `pet ${id}: the fetch shows the other pet created with the same id (exchange #${t.session.creationSeqOf(other) ?? '?'}), PET-002's finding`, ex.seq)];
+  if (fetched !== undefined && id !== undefined && t.session.isSharedId(id)) {
+    // Two creations received this id: the store can show only one of them, which is PET-002's
+    // finding. Which one it kept is said whichever of them was fetched: which creation's pet the
+    // run fetches depends on the order their 201s arrived in, and the report must not.
+    const shown = t.session.createdPets.find((p) => idOf(p) === id && petDifferences(fetched, p).length === 0);
+    if (shown !== undefined) {
+      const which = shown === pet ? 'this pet' : 'the other pet created with the same id';
+      return [observation('CREATE-002', `pet ${id}: two creations of this run received this id; the fetch shows ${which} (exchange #${t.session.creationSeqOf(shown) ?? '?'}), PET-002's finding`, ex.seq)];
     }
   }
   const missing = ex.response?.status === 404 && seenAt === undefined;
