@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
-import { basename, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type ts from 'typescript';
 import { loadCatalog } from '../src/catalog.js';
@@ -92,14 +92,21 @@ async function runStryker(flags: Flags): Promise<void> {
   }).runMutationTest();
 }
 
-/** The mutants tested so far by a run still going, with the sources as they are now. */
+/**
+ * The mutants tested so far by a run still going, with the working tree's sources. Stryker names
+ * each file by its absolute path in the checkout the run was started in, which may be another
+ * worktree of the same commit (triaged from a branch while it runs in main): a mutated file is
+ * known by its name within fixtures/reference-server/, wherever the run's checkout is.
+ */
 async function partialReport(): Promise<JsonReport> {
   const files: JsonReport['files'] = {};
   for (const line of (await readFile(PROGRESS_FILE, 'utf8')).split('\n')) {
     if (line.trim() === '') continue;
     const m = JSON.parse(line) as ResultMutant & { fileName: string };
-    files[m.fileName] ??= { source: await readFile(m.fileName, 'utf8'), mutants: [] };
-    files[m.fileName]?.mutants.push(m);
+    if (basename(dirname(m.fileName)) !== basename(MUTATED_DIR)) continue;
+    const local = join(MUTATED_DIR, basename(m.fileName));
+    files[local] ??= { source: await readFile(local, 'utf8'), mutants: [] };
+    files[local]?.mutants.push(m);
   }
   return { files };
 }
