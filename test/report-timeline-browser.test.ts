@@ -14,7 +14,7 @@ import { timelineFindings } from '../src/report/timeline.js';
 import { runCli } from './support/cli.js';
 import { axeViolations, launchReportBrowser, screenshot, serious, type Page, type ReportBrowser } from './support/report-browser.js';
 import { tempDirs } from './support/temp-dirs.js';
-import { runVariant, variantNamed, VARIANT_SEED } from './support/variant-run.js';
+import { describeNotPassed, runVariant, variantNamed, VARIANT_SEED } from './support/variant-run.js';
 
 const OUTPUT = resolve(import.meta.dirname, '../test-output');
 const tempDir = tempDirs();
@@ -38,7 +38,7 @@ async function embeddedReport(): Promise<Report> {
 async function variantReport(name: string, fails: string): Promise<Report> {
   const run = await runVariant(variantNamed(name));
   expect(run.reportError).toBeUndefined();
-  expect(run.failing).toContain(fails);
+  expect(run.failing, describeNotPassed(run)).toContain(fails);
   if (run.report === undefined) throw new Error(`no report of ${name}`);
   return run.report;
 }

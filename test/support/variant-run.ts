@@ -116,6 +116,12 @@ export function describeFailures(run: VariantRun, ids: readonly string[]): strin
   return lines.join('\n');
 }
 
+/** Every requirement the run failed or could not tell, with why: what an assertion on a verdict says when it fails. */
+export function describeNotPassed(run: VariantRun): string {
+  const ids = (run.report?.requirements ?? []).filter((r) => r.status === 'fail' || r.status === 'inconclusive').map((r) => r.id);
+  return `verdict ${run.report?.verdict ?? 'none'}\n${describeFailures(run, ids)}`;
+}
+
 /** The variant of the table with that name. */
 export function variantNamed(name: string): Variant {
   const found = VARIANTS.find((v) => v.name === name);

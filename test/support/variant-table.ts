@@ -18,7 +18,7 @@ import { describe, expect, inject, test } from 'vitest';
 import { referenceBehaviour } from '../../fixtures/reference-server/index.js';
 import { VARIANTS, type Variant } from '../../fixtures/variants/index.js';
 import { loadCatalog } from '../../src/catalog.js';
-import { describeFailures, runVariant, type VariantRun } from './variant-run.js';
+import { describeFailures, describeNotPassed, runVariant, type VariantRun } from './variant-run.js';
 import type { SelfValidationOutcome } from './self-validation.js';
 import './variant-sample.js';
 import { RUN_TIMEOUT_MS } from './hang-guard.js';
@@ -172,7 +172,7 @@ export function describeVariantShard(shard: number): void {
       expect(run.failing, describeFailures(run, run.failing)).toEqual([]);
       expect(run.report?.keyUse).toEqual({ mode: 'dedicated' });
       expect(run.cli.stdout).toMatch(/\(seed \d+; dedicated key\)$/m);
-      expect(run.report?.verdict).toBe('conforms');
+      expect(run.report?.verdict, describeNotPassed(run)).toBe('conforms');
     });
 
     test.skipIf(sample !== undefined)('the reference passes with --read-only and receives no POST', { timeout: RUN_TIMEOUT_MS }, async () => {
