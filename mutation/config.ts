@@ -42,6 +42,15 @@ export const EXTRA_FLAGS: readonly string[] = [
   '--risk-breaking-store',
 ];
 
+/**
+ * EXTRA_FLAGS beside a test's own flags: the CLI refuses --risk-breaking-store beside
+ * --exhaust-daily-quota (a run that spends the day shares the key with whoever else spends it),
+ * so the daily quota's test runs without it; its store-breaking inputs are the embedded run's.
+ */
+export function extraFlagsBeside(args: readonly string[]): string[] {
+  return args.includes('--exhaust-daily-quota') ? EXTRA_FLAGS.filter((flag) => flag !== '--risk-breaking-store') : [...EXTRA_FLAGS];
+}
+
 /** The test every mutant the embedded-like run reaches is judged by. */
 export const EMBEDDED_TEST = 'embedded';
 
@@ -53,5 +62,20 @@ export const EMBEDDED_TEST = 'embedded';
  * table runs it: the token bucket's minute-long refill makes its runs last about 65 s, and a
  * shorter bucket is not the same test (at 6 s and 20 s a busy machine's burst could not empty it:
  * RATE-005 inconclusive on the reference).
+ *
+ * Two more judge what only they reach: `daily-quota-short-day` runs --exhaust-daily-quota against a
+ * day shortened to 120 s, so the daily quota's code (rate-limit.ts) is judged rather than left to
+ * an opt-in no run makes; `slow-responses` answers every request 30 to 80 ms late, so its paced
+ * windows stretch to the key's pace (limiters.ts pacedWindow), a path a quiet machine's embedded
+ * run never takes, and its 4 s windows meet the burst's 429 with seconds of the window left, where
+ * Retry-After must say more than 1 s.
  */
-export const VARIANT_TESTS: readonly string[] = ['limiter-per-key-windows', 'limiter-server-start-windows', 'limiter-sliding-log', 'limiter-token-bucket', 'slow-target-3s-window'];
+export const VARIANT_TESTS: readonly string[] = [
+  'limiter-per-key-windows',
+  'limiter-server-start-windows',
+  'limiter-sliding-log',
+  'limiter-token-bucket',
+  'slow-target-3s-window',
+  'daily-quota-short-day',
+  'slow-responses',
+];

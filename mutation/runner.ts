@@ -39,9 +39,10 @@ import {
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
 import type { Report } from '../src/report/types.js';
-import { DEADLINE_SECONDS, EMBEDDED_TEST, EXTRA_FLAGS, HANG_GRACE_SECONDS, MUTATION_SEED, VARIANT_TESTS } from './config.js';
+import { DEADLINE_SECONDS, EMBEDDED_TEST, EXTRA_FLAGS, HANG_GRACE_SECONDS, MUTATION_SEED, VARIANT_TESTS, extraFlagsBeside } from './config.js';
 import { isKill, judgeReport, type Detection } from './judge.js';
 import type { TargetLine } from './serve.js';
+import { targetLineProblem } from './target-line.js';
 
 const ACTIVE_MUTANT_ENV = '__STRYKER_ACTIVE_MUTANT__';
 const TESTS: readonly string[] = [EMBEDDED_TEST, ...VARIANT_TESTS];
@@ -61,6 +62,7 @@ const VARIANT_FILES = ['dist/fixtures/variants'];
 type Outcome =
   | { kind: 'judged'; detection: Detection; summary: string; ms: number }
   | { kind: 'server-did-not-start'; message: string }
+  | { kind: 'no-target'; message: string }
   | { kind: 'hang'; message: string };
 
 type Coverage = Record<string, number>;
@@ -120,7 +122,7 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals, graceMs: number
 }
 
 /** Starts serve.js and reads its TargetLine, or says why it did not start. */
-async function startServer(test: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; target: TargetLine } | { error: string }> {
+async function startServer(test: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; target: TargetLine } | { error: string; noTarget?: true }> {
   const child = spawn(process.execPath, ['dist/mutation/serve.js', test], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4_000)));
@@ -135,8 +137,15 @@ async function startServer(test: string, env: NodeJS.ProcessEnv): Promise<{ chil
     await stop(child, 'SIGKILL', 0);
     return { error: `the server did not start: ${stderr.trim().split('\n').slice(0, 3).join(' / ') || 'no output'}` };
   }
-  return { child, target: JSON.parse(line) as TargetLine };
+  const target = JSON.parse(line) as TargetLine;
+  const wrong = targetLineProblem(target);
+  if (wrong !== undefined) {
+    await stop(child, 'SIGKILL', 0);
+    return { error: wrong, noTarget: true };
+  }
+  return { child, target };
 }
+
 
 class ConformanceTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger);
@@ -168,11 +177,11 @@ class ConformanceTestRunner implements TestRunner {
   async #run(test: string, mutant: string | undefined, coverageFile?: string): Promise<Outcome> {
     const serverEnv = { ...baseEnv(), ...(mutant === undefined ? {} : { [ACTIVE_MUTANT_ENV]: mutant }), ...(coverageFile === undefined ? {} : { MUTATION_COVERAGE_FILE: coverageFile }) };
     const started = await startServer(test, serverEnv);
-    if ('error' in started) return { kind: 'server-did-not-start', message: started.error };
+    if ('error' in started) return started.noTarget === true ? { kind: 'no-target', message: started.error } : { kind: 'server-did-not-start', message: started.error };
     const dir = await mkdtemp(join(tmpdir(), 'pc-mutant-'));
     const startedAt = Date.now();
     try {
-      const args = ['dist/src/cli/main.js', '--base-url', started.target.baseUrl, '--seed', String(MUTATION_SEED), '--deadline', String(DEADLINE_SECONDS), '--report-dir', dir, '--reporter', 'json', ...started.target.args, ...EXTRA_FLAGS];
+      const args = ['dist/src/cli/main.js', '--base-url', started.target.baseUrl, '--seed', String(MUTATION_SEED), '--deadline', String(DEADLINE_SECONDS), '--report-dir', dir, '--reporter', 'json', ...started.target.args, ...extraFlagsBeside(started.target.args)];
       const cli = spawn(process.execPath, args, { env: { ...baseEnv(), NO_COLOR: '1', PETSTORE_API_KEY: started.target.apiKey }, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       cli.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4_000)));
@@ -254,6 +263,8 @@ class ConformanceTestRunner implements TestRunner {
     for (const test of selected) {
       const outcome = await this.#confirmedRun(test, options.activeMutant.id);
       if (outcome.kind === 'hang') return { status: MutantRunStatus.Timeout, reason: `${test}: ${outcome.message}` };
+      // No run could be made: the mutant is an error, neither killed nor survived (Stryker leaves it out of the score).
+      if (outcome.kind === 'no-target') return { status: MutantRunStatus.Error, errorMessage: `${test}: ${outcome.message}` };
       if (outcome.kind === 'server-did-not-start') {
         // A target that cannot be reached is NOT VERIFIED for the suite (exit 2, 'unreachable').
         return { status: MutantRunStatus.Killed, killedBy: [test], failureMessage: `[server-did-not-start] ${outcome.message}`, nrOfTests: 1 };

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkEarly429, findEarly429s } from '../src/checks/early-429.js';
 import { sharedKeyAllowance } from '../src/checks/key-use.js';
 import { checkRateLimitHeaders } from '../src/checks/rate-limit-headers.js';
-import { checkLimitStable, checkRateLimitPair, checkRefillBeforeReset } from '../src/checks/rate-limit-sequence.js';
+import { checkGiveBackBeforeDistantReset, checkLimitStable, checkRateLimitPair, checkRefillBeforeReset } from '../src/checks/rate-limit-sequence.js';
 import { checkRetryAfterAgreesWithReset, checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
@@ -163,6 +163,33 @@ describe('RATE-003: the limit resets when Reset says', () => {
     // Sent before the earlier one was answered: its higher Remaining is older news, not a refill.
     const overlapping = at(50, window(59, NOW_S + 3600), { seq: 2, sentAt: NOW_MS - 100 });
     expect(checkRefillBeforeReset(at(0, window(3, NOW_S + 3600), { seq: 1 }), overlapping)).toEqual([]);
+  });
+});
+
+describe('RATE-003: a request given back before a Reset more than a minute away', () => {
+  it('fails a token bucket whose Reset lies past a minute while it gives requests back (the mutant of limiters.ts tokenBucket.resetMs)', () => {
+    const f = checkGiveBackBeforeDistantReset(at(0, window(30, NOW_S + 90), { seq: 1 }), at(3000, window(32, NOW_S + 91), { seq: 2 }));
+    expect(violations(f, 'RATE-003')).toHaveLength(1);
+    expect(f[0]?.message).toMatch(/rose from 30 to 32 \(exchanges 1 and 2\).* 89 s ahead/);
+    expect(f[0]).toMatchObject({ pairedWith: 1, expected: { kind: 'window-until', value: (NOW_S + 90) * 1000 } });
+    // Through the pair check, once per pair, and never as RATE-002's.
+    expect(checkRateLimitPair(at(0, window(30, NOW_S + 90), { seq: 1 }), at(3000, window(32, NOW_S + 91), { seq: 2 })).map((x) => x.requirement)).toEqual(['RATE-003']);
+  });
+
+  it('accepts a give-back under a Reset within a minute and 2 s (every per-minute design), and one within 2 s of the Reset', () => {
+    expect(checkGiveBackBeforeDistantReset(at(0, window(30, NOW_S + 62), { seq: 1 }), at(3000, window(32, NOW_S + 63), { seq: 2 }))).toEqual([]);
+    expect(checkGiveBackBeforeDistantReset(at(0, window(3, NOW_S + 90), { seq: 1 }), at(88_500, window(5, NOW_S + 90), { seq: 2 }))).toEqual([]);
+  });
+
+  it('accepts a daily quota that binds: Remaining only falls until the day\'s Reset', () => {
+    const day = NOW_S + 6 * 3600;
+    expect(checkGiveBackBeforeDistantReset(at(0, window(9, day), { seq: 1 }), at(3000, window(8, day), { seq: 2 }))).toEqual([]);
+    expect(checkGiveBackBeforeDistantReset(at(0, window(9, day), { seq: 1 }), at(3000, window(9, day), { seq: 2 }))).toEqual([]);
+  });
+
+  it('leaves overlapping requests alone: the higher Remaining is older news', () => {
+    const overlapping = at(50, window(40, NOW_S + 90), { seq: 2, sentAt: NOW_MS - 100 });
+    expect(checkGiveBackBeforeDistantReset(at(0, window(30, NOW_S + 90), { seq: 1 }), overlapping)).toEqual([]);
   });
 });
 

@@ -3,7 +3,9 @@
  * shifts, the triage's classes and the score. The Stryker run itself is never part of `npm test`.
  */
 import { describe, expect, it } from 'vitest';
+import { EXTRA_FLAGS, extraFlagsBeside } from '../mutation/config.js';
 import { judgeReport } from '../mutation/judge.js';
+import { targetLineProblem } from '../mutation/target-line.js';
 import { compactText, keyOf, parseSource, scopeAt } from '../mutation/keys.js';
 import { README_BEGIN, README_END, consoleSummary, readmeBlock, withReadmeBlock, type JudgedRun } from '../mutation/report.js';
 import { figuresOf, scoreOf, triageProblems, unusedEntries, verdictOf, type JudgedMutant, type Triage } from '../mutation/triage.js';
@@ -168,5 +170,21 @@ describe('the report', () => {
     expect(updated).toContain('| behaviour.ts | 2 | 1 | 0 | 0 | 0 | 0 | 1 | 50.0 % |');
     expect(updated?.endsWith('\n\nafter\n')).toBe(true);
     expect(withReadmeBlock('# no block', 'x')).toBeUndefined();
+  });
+});
+
+describe('the runs the runner makes', () => {
+  it('points the CLI only at a server that reported a usable address and key', () => {
+    const line = { baseUrl: 'http://127.0.0.1:4100/v1', apiKey: 'psk_free_x', args: [] };
+    expect(targetLineProblem(line)).toBeUndefined();
+    // An emptied address would make the CLI judge its own embedded server; a mangled one, exit 2: neither is the mutant's verdict.
+    for (const baseUrl of ['', 'http://:/v1', 'http://127.0.0.1/v1', 'localhost:4100', '`http://127.0.0.1:4100/v1`']) expect(targetLineProblem({ ...line, baseUrl }), baseUrl).toMatch(/no usable base URL/);
+    expect(targetLineProblem({ ...line, apiKey: '' })).toMatch(/no API key/);
+  });
+
+  it('adds every extra flag, but --risk-breaking-store beside --exhaust-daily-quota, which the CLI refuses together', () => {
+    expect(extraFlagsBeside(['--plan', 'free'])).toEqual([...EXTRA_FLAGS]);
+    expect(extraFlagsBeside(['--plan', 'free', '--exhaust-daily-quota'])).toEqual(EXTRA_FLAGS.filter((f) => f !== '--risk-breaking-store'));
+    expect(EXTRA_FLAGS).toContain('--risk-breaking-store');
   });
 });

@@ -94,6 +94,36 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'window-until', value: resetMs } }];
 }
 
+/**
+ * RATE-003 by behaviour, for a limit that gives requests back one by one: the later request, sent
+ * after the earlier one was answered, finds Remaining higher (a request given back) well before
+ * the Reset the earlier one announced, and that Reset lay surely more than a minute after the
+ * earlier response. A per-minute limit gives every request back within a minute, whatever its
+ * design (a fixed window resets, a sliding log's requests expire, a token bucket refills), so a
+ * Reset further away can only be the daily quota's; but while the day binds, Remaining is the
+ * day's and nothing is given back before the day ends. The Reset was not when the limit resets.
+ */
+export function checkGiveBackBeforeDistantReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
+  const [earlier, later] = inOrder(prev, next);
+  if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return [];
+  const resetMs = plausibleResetMs(earlier, clock);
+  // The latest moment each response can have been handled: the earlier Reset's distance is then a least, the give-back's moment a most.
+  const announcedAt = serverMoment(earlier, clock)?.latest;
+  const givenBackBy = serverMoment(later, clock)?.latest;
+  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
+  const after = rateLimitValue(later, 'x-ratelimit-remaining');
+  if (resetMs === undefined || announcedAt === undefined || givenBackBy === undefined || before === undefined || after === undefined) return [];
+  if (after <= before || resetMs - announcedAt <= SAME_WINDOW_MS || givenBackBy >= resetMs - REFILL_EARLY_MS) return [];
+  const found = pairFinding(
+    'RATE-003',
+    `X-RateLimit-Remaining rose from ${before} to ${after} (exchanges ${earlier.seq} and ${later.seq}) by ${iso(givenBackBy)}, ${Math.round((resetMs - givenBackBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced ` +
+      `${Math.round((resetMs - announcedAt) / 1000)} s ahead: a per-minute limit gives requests back within a minute, and a daily quota that binds gives none back before its Reset / Expected Reset to be when the limit resets`,
+    later.seq,
+    'requests given back long before a Reset more than a minute away',
+  );
+  return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'window-until', value: resetMs } }];
+}
+
 /** RATE-008's second half: within one window (same Reset, or dated before the earlier Reset) the Limit stays the same. */
 export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const [earlier, later] = inOrder(prev, next);
@@ -124,11 +154,14 @@ const pairFinding = (requirement: string, message: string, exchange: number, seq
 /**
  * Every check of section 8 that compares two keyed exchanges as they arrive: RATE-008's stable
  * Limit on consecutive ones; RATE-003's early refill on `next` and the previous keyed response of
- * the same operation (`sameOperation`; default `prev`). A limit kept per route refills when the
+ * the same operation (`sameOperation`; default `prev`), or its give-back before a Reset more than a minute away. A limit kept per route refills when the
  * run moves to another operation, whose count and window are its own: a rise of Remaining, which
  * the rise rule makes RATE-002's (remaining-rise.ts), never a Reset that came early. A limit that
  * really resets early refills the same operation's count too.
  */
 export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock, sameOperation: Exchange = prev): Finding[] {
-  return [...checkRefillBeforeReset(sameOperation, next, clock), ...checkLimitStable(prev, next, clock)];
+  const refill = checkRefillBeforeReset(sameOperation, next, clock);
+  // A full refill before the Reset is the stronger finding of the two; one finding per pair.
+  const early = refill.length > 0 ? refill : checkGiveBackBeforeDistantReset(sameOperation, next, clock);
+  return [...early, ...checkLimitStable(prev, next, clock)];
 }
