@@ -69,13 +69,17 @@ export const EMBEDDED_TEST = 'embedded';
  * windows stretch to the key's pace (limiters.ts pacedWindow), a path a quiet machine's embedded
  * run never takes, and its 4 s windows meet the burst's 429 with seconds of the window left, where
  * Retry-After must say more than 1 s.
+ *
+ * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, 12, 13, 15, 21,
+ * 64): a mutant runs its tests in this order until one kills it, so a kill comes as soon as it can;
+ * the order changes no verdict, since a survivor passes every test that reaches it.
  */
 export const VARIANT_TESTS: readonly string[] = [
   'limiter-per-key-windows',
   'limiter-server-start-windows',
+  'slow-responses',
   'limiter-sliding-log',
-  'limiter-token-bucket',
   'slow-target-3s-window',
   'daily-quota-short-day',
-  'slow-responses',
+  'limiter-token-bucket',
 ];
