@@ -63,16 +63,18 @@ export const EMBEDDED_TEST = 'embedded';
  * shorter bucket is not the same test (at 6 s and 20 s a busy machine's burst could not empty it:
  * RATE-005 inconclusive on the reference).
  *
- * Two more judge what only they reach: `daily-quota-short-day` runs --exhaust-daily-quota against a
- * day shortened to 120 s, so the daily quota's code (rate-limit.ts) is judged rather than left to
- * an opt-in no run makes; `slow-responses` answers every request 30 to 80 ms late, so its paced
- * windows stretch to the key's pace (limiters.ts pacedWindow), a path a quiet machine's embedded
- * run never takes, and its 4 s windows meet the burst's 429 with seconds of the window left, where
- * Retry-After must say more than 1 s.
+ * Three more judge what only they reach: `daily-quota-short-day` runs --exhaust-daily-quota against
+ * a day shortened to 120 s, so the daily quota's code (rate-limit.ts) is judged rather than left to
+ * an opt-in no run makes, and `daily-quota-short-day-per-key-windows` the same on a limiter of
+ * another design (limiters.ts: the day binding a policy limiter's headers); `slow-responses`
+ * answers every request 30 to 80 ms late, so its paced windows stretch to the key's pace
+ * (limiters.ts pacedWindow), a path a quiet machine's embedded run never takes, and its 4 s
+ * windows meet the burst's 429 with seconds of the window left, where Retry-After must say more
+ * than 1 s.
  *
- * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, 12, 13, 15, 21,
- * 64): a mutant runs its tests in this order until one kills it, so a kill comes as soon as it can;
- * the order changes no verdict, since a survivor passes every test that reaches it.
+ * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, 12, 13, 15,
+ * 21, about 21, 64): a mutant runs its tests in this order until one kills it, so a kill comes as
+ * soon as it can; the order changes no verdict, since a survivor passes every test that reaches it.
  */
 export const VARIANT_TESTS: readonly string[] = [
   'limiter-per-key-windows',
@@ -81,5 +83,6 @@ export const VARIANT_TESTS: readonly string[] = [
   'limiter-sliding-log',
   'slow-target-3s-window',
   'daily-quota-short-day',
+  'daily-quota-short-day-per-key-windows',
   'limiter-token-bucket',
 ];
