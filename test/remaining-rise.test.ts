@@ -4,7 +4,7 @@
  * refills of token buckets and the bulk give-back of a sliding log pass.
  */
 import { describe, expect, it } from 'vitest';
-import { findUnexplainedRises, shortestWindowMs } from '../src/checks/remaining-rise.js';
+import { findUnexplainedRises, remainingMoved, shortestWindowMs } from '../src/checks/remaining-rise.js';
 import { serverClockOf } from '../src/checks/server-clock.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { NOW_MS, makeExchange } from './support/exchange-factory.js';
@@ -70,6 +70,18 @@ function requestsFrom(startMs: number, windowMs: number) {
 }
 
 describe('RATE-002: a rise of Remaining no refill explains', () => {
+  it('says how Remaining went between the two: rose, stayed, or fell only (never "rose from 59 to 59")', () => {
+    const [a, b] = run([
+      { atMs: 0, remaining: 59, resetMs: NOW_MS + 3000 },
+      { atMs: 10, remaining: 59, resetMs: NOW_MS + 3000 },
+    ]);
+    if (a === undefined || b === undefined) throw new Error('two exchanges');
+    const reading = (ex: Exchange, remaining: bigint) => ({ ex, remaining, limit: 60n, resetMs: NOW_MS + 3000 });
+    expect(remainingMoved(reading(a, 40n), reading(b, 45n))).toBe('rose from 40 (exchange 1, GET /pets) to 45 (exchange 2, GET /pets)');
+    expect(remainingMoved(reading(a, 59n), reading(b, 59n))).toBe('stayed at 59 from exchange 1, GET /pets to exchange 2, GET /pets');
+    expect(remainingMoved(reading(a, 45n), reading(b, 44n))).toBe('fell only from 45 (exchange 1, GET /pets) to 44 (exchange 2, GET /pets)');
+  });
+
   it('fails a limit counted per operation at every position of the window, with both exchanges', () => {
     for (const startMs of [0, 500, 1000, 1500, 2000, 2500, 2900]) {
       const exchanges = run(fixedWindow(requestsFrom(startMs, 3000), 3000, true));
@@ -157,7 +169,7 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
     });
     expect(judge(withoutHeaders)).toEqual([]);
     // Answered with Remaining, the same requests were handled by the limiter: not counting them is a rise.
-    expect(violations(judge(run(told)), 'RATE-002')[0]?.message).toMatch(/^X-RateLimit-Remaining rose from 4[45] \(exchange 1[56], /);
+    expect(violations(judge(run(told)), 'RATE-002')[0]?.message).toMatch(/^X-RateLimit-Remaining fell only from 4[45] \(exchange 1[56], /);
   });
 
   it('sizes windows from the longest time to a Reset, less what a Reset may overstate', () => {

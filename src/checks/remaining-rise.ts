@@ -40,7 +40,7 @@ const IN_FLIGHT_TOLERANCE_MS = 1;
 const PAIRS_BACK = 64;
 
 /** A keyed response with the three headers usable, and its Reset placed on the server's clock. */
-interface Reading {
+export interface Reading {
   ex: Exchange;
   remaining: bigint;
   limit: bigint;
@@ -185,12 +185,19 @@ export function findUnexplainedRises(exchanges: readonly Exchange[], clock: Serv
 
 const named = (ex: Exchange): string => `exchange ${ex.seq}, ${ex.request.method} ${ex.request.target}`;
 
+/** How Remaining went between the two: a rise beyond the fall the requests in between owe may be no rise at all in the figures. */
+export function remainingMoved(earlier: Reading, later: Reading): string {
+  if (later.remaining > earlier.remaining) return `rose from ${earlier.remaining} (${named(earlier.ex)}) to ${later.remaining} (${named(later.ex)})`;
+  if (later.remaining === earlier.remaining) return `stayed at ${later.remaining} from ${named(earlier.ex)} to ${named(later.ex)}`;
+  return `fell only from ${earlier.remaining} (${named(earlier.ex)}) to ${later.remaining} (${named(later.ex)})`;
+}
+
 function riseFinding(r: Rise, windowMs: number): Finding {
   const { earlier, later } = r;
   const seconds = (windowMs / 1000).toFixed(1);
   const finding = violation(
     REQ,
-    `X-RateLimit-Remaining rose from ${earlier.remaining} (${named(earlier.ex)}) to ${later.remaining} (${named(later.ex)}) within the window ending ${iso(earlier.resetMs)}, ` +
+    `X-RateLimit-Remaining ${remainingMoved(earlier, later)} within the window ending ${iso(earlier.resetMs)}, ` +
       `${Math.round(r.elapsedMs)} ms later, with ${r.between} of the run's requests counted in between. No refill gives that: a fixed window refills only at its Reset; ` +
       `a token bucket of ${later.limit} per ${seconds} s or longer refills fewer than ${Math.ceil(r.refill)} in that time; a sliding log of ${seconds} s or longer still counts the ${r.recent} requests the run made in its last ${seconds} s ` +
       `/ Expected Remaining to fall with each request until the window resets`,
