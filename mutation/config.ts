@@ -66,11 +66,12 @@ export const EMBEDDED_TEST = 'embedded';
  * Three more judge what only they reach: `daily-quota-short-day` runs --exhaust-daily-quota against
  * a day shortened to 120 s, so the daily quota's code (rate-limit.ts) is judged rather than left to
  * an opt-in no run makes, and `daily-quota-short-day-per-key-windows` the same on a limiter of
- * another design (limiters.ts: the day binding a policy limiter's headers); `slow-responses`
- * answers every request 30 to 80 ms late, so its paced windows stretch to the key's pace
- * (limiters.ts pacedWindow), a path a quiet machine's embedded run never takes, and its 4 s
- * windows meet the burst's 429 with seconds of the window left, where Retry-After must say more
- * than 1 s.
+ * another design (limiters.ts: the day binding a policy limiter's headers);
+ * `slow-responses-stretched-windows` answers every request 30 to 80 ms late on windows paced from
+ * 1 s, so every window it fills is stretched to the key's pace (limiters.ts pacedWindow), a path a
+ * quiet machine's embedded run never takes (the 4 s windows of `slow-responses` stretch only now
+ * and then, so the dry run's coverage of that path depended on the machine), and its 429s come
+ * with seconds of the window left, where Retry-After must say more than 1 s.
  *
  * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, 12, 13, 15,
  * 21, about 21, 64): a mutant runs its tests in this order until one kills it, so a kill comes as
@@ -79,7 +80,7 @@ export const EMBEDDED_TEST = 'embedded';
 export const VARIANT_TESTS: readonly string[] = [
   'limiter-per-key-windows',
   'limiter-server-start-windows',
-  'slow-responses',
+  'slow-responses-stretched-windows',
   'limiter-sliding-log',
   'slow-target-3s-window',
   'daily-quota-short-day',
