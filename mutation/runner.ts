@@ -146,7 +146,6 @@ async function startServer(test: string, env: NodeJS.ProcessEnv): Promise<{ chil
   return { child, target };
 }
 
-
 class ConformanceTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger);
   readonly #log: Logger;
