@@ -65,6 +65,31 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: Serv
   return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'remaining-at-most', value: Number(before - 1n) } }];
 }
 
+/** A keyed pair in order whose later Remaining is higher, surely more than 2 s before the Reset the earlier one announced. */
+interface RiseBeforeReset {
+  earlier: Exchange;
+  later: Exchange;
+  /** The earlier response's Reset, when it passes RATE-003's own check. */
+  resetMs: number;
+  /** The latest the server's clock can have read at the later response: a Date that stood still must not move the rise earlier. */
+  risenBy: number;
+  before: bigint;
+  after: bigint;
+}
+
+/** What RATE-003's two give-back rules share: the later request, sent after the earlier was answered, finds Remaining higher well before the earlier Reset. */
+function riseBeforeReset(prev: Exchange, next: Exchange, clock: ServerClock | undefined): RiseBeforeReset | undefined {
+  const [earlier, later] = inOrder(prev, next);
+  if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return undefined;
+  const resetMs = plausibleResetMs(earlier, clock);
+  const risenBy = serverMoment(later, clock)?.latest;
+  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
+  const after = rateLimitValue(later, 'x-ratelimit-remaining');
+  if (resetMs === undefined || risenBy === undefined || before === undefined || after === undefined) return undefined;
+  if (after <= before || risenBy >= resetMs - REFILL_EARLY_MS) return undefined;
+  return { earlier, later, resetMs, risenBy, before, after };
+}
+
 /**
  * RATE-003 by behaviour: the later request, sent after the earlier one was answered, finds the
  * window full again (Remaining ≥ Limit - 1, up from less) well before the Reset the earlier one
@@ -73,17 +98,12 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: Serv
  * (an hour away on a per-minute window) is caught.
  */
 export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
-  const [earlier, later] = inOrder(prev, next);
-  if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return [];
-  const resetMs = plausibleResetMs(earlier, clock);
-  // The latest the server's clock can have read: a Date that stood still must not move the refill earlier.
-  const refilledBy = serverMoment(later, clock)?.latest;
-  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
-  const after = rateLimitValue(later, 'x-ratelimit-remaining');
+  const rise = riseBeforeReset(prev, next, clock);
+  if (rise === undefined) return [];
+  const { earlier, later, resetMs, before, after } = rise;
+  const refilledBy = rise.risenBy;
   const limit = rateLimitValue(later, 'x-ratelimit-limit');
-  if (resetMs === undefined || refilledBy === undefined || before === undefined || after === undefined || limit === undefined) return [];
-  if (after <= before || after < limit - 1n) return [];
-  if (refilledBy >= resetMs - REFILL_EARLY_MS) return [];
+  if (limit === undefined || after < limit - 1n) return [];
   if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
   const found = pairFinding(
     'RATE-003',
@@ -104,16 +124,12 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
  * day's and nothing is given back before the day ends. The Reset was not when the limit resets.
  */
 export function checkGiveBackBeforeDistantReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
-  const [earlier, later] = inOrder(prev, next);
-  if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return [];
-  const resetMs = plausibleResetMs(earlier, clock);
-  // The latest moment each response can have been handled: the earlier Reset's distance is then a least, the give-back's moment a most.
-  const announcedAt = serverMoment(earlier, clock)?.latest;
-  const givenBackBy = serverMoment(later, clock)?.latest;
-  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
-  const after = rateLimitValue(later, 'x-ratelimit-remaining');
-  if (resetMs === undefined || announcedAt === undefined || givenBackBy === undefined || before === undefined || after === undefined) return [];
-  if (after <= before || resetMs - announcedAt <= SAME_WINDOW_MS || givenBackBy >= resetMs - REFILL_EARLY_MS) return [];
+  const rise = riseBeforeReset(prev, next, clock);
+  // The latest moment the earlier response can have been handled: its Reset's distance is then a least.
+  const announcedAt = rise === undefined ? undefined : serverMoment(rise.earlier, clock)?.latest;
+  if (rise === undefined || announcedAt === undefined || rise.resetMs - announcedAt <= SAME_WINDOW_MS) return [];
+  const { earlier, later, resetMs, before, after } = rise;
+  const givenBackBy = rise.risenBy;
   const found = pairFinding(
     'RATE-003',
     `X-RateLimit-Remaining rose from ${before} to ${after} (exchanges ${earlier.seq} and ${later.seq}) by ${iso(givenBackBy)}, ${Math.round((resetMs - givenBackBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced ` +
