@@ -87,6 +87,26 @@ describe('a Remaining that stands still, then a window used up early', () => {
     expect(violations(judgeKeyUse(run, 'shared'), 'RATE-002')).toHaveLength(1);
   });
 
+  it('fails it as well when the requests that found Remaining standing still were in flight together', () => {
+    // Five groups of four sent together (a burst, or a run a busy machine bunched up), each group's first request answered
+    // first: one after another, only one request a gap is surely counted (4 in all, within the allowance of 6).
+    const together = Array.from({ length: 20 }, (_, i) => nth(i + 1, 59, { sentAt: NOW_MS + Math.floor(i / 4) * 100, elapsedMs: 25 + (i % 4) * 5 }));
+    const throttled = makeExchange({ seq: 22, status: 429, body: '', sentAt: NOW_MS + 560, elapsedMs: 5, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '30' } });
+    const run = [...together, nth(21, 0, { sentAt: NOW_MS + 520 }), throttled];
+    const f = violations(findDeferredCounting(run), 'RATE-002');
+    expect(f).toHaveLength(1);
+    expect(f[0]?.message).toMatch(/did not fall with 19 of the run's requests .*Remaining 59 on 20 responses, some in flight together\), then the window was used up 55 requests sooner than that announced \(exchange 22, after at most 4 more/);
+    expect(violations(judgeKeyUse(run, 'shared'), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('accepts repeats of Remaining among requests in flight together when the window then lasts as announced (read before counted)', () => {
+    // Six groups of ten sent together; each request of a group saw the count before the group's were added (59, 49, ... 9),
+    // and the window ends after exactly 60 requests: every one was counted.
+    const groups = Array.from({ length: 60 }, (_, i) => nth(i + 1, 59 - 10 * Math.floor(i / 10), { sentAt: NOW_MS + Math.floor(i / 10) * 100, elapsedMs: 20 + (i % 10) }));
+    const throttled = makeExchange({ seq: 61, status: 429, body: '', sentAt: NOW_MS + 700, elapsedMs: 5, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RESET), 'retry-after': '30' } });
+    expect(findDeferredCounting([...groups, throttled])).toEqual([]);
+  });
+
   it('accepts a limiter that gives requests back when the window then lasts as announced', () => {
     const run = [...Array.from({ length: 20 }, (_, i) => nth(i + 1, 59)), ...falling(59, 1).map((e, i) => nth(21 + i, 58 - i))];
     expect(findDeferredCounting(run)).toEqual([]);

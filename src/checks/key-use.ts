@@ -59,17 +59,23 @@ const absoluteReset = (ex: Exchange): bigint | undefined => {
 };
 
 /**
+ * The run's keyed requests served (not 429) with Remaining: what the limiter counted. A response
+ * without Remaining (its request perhaps refused before the limiter) neither starts nor ends a gap;
+ * it counts as the run's own in the one spanning it.
+ */
+const servedKeyed = (exchanges: readonly Exchange[]): Exchange[] =>
+  exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e));
+
+/**
  * The gaps between served keyed responses of one window (the same absolute Reset), each from the
  * end of the one before, where the first was answered before the second was sent: only then is
  * there an order to read. A response in flight with the gap's start (requests sent together) is
  * passed over, and counted as the run's own in the gap that spans it, so no gap overlaps another.
  */
 function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
-  // A response without Remaining (its request perhaps refused before the limiter) neither starts nor ends a gap; it counts as the run's own in the one spanning it.
-  const served = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined && e.response.status !== 429 && limiterSaw(e));
   const windows = new Map<bigint, Gap[]>();
   let previous: Exchange | undefined;
-  for (const ex of served) {
+  for (const ex of servedKeyed(exchanges)) {
     const from = previous;
     if (from !== undefined && receivedAt(from) > ex.sentAt) continue;
     previous = ex;
@@ -140,46 +146,110 @@ function surelyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to
   ).length;
 }
 
+/** Requests of one window served without Remaining falling, and the responses that show it. */
+interface StandStill {
+  count: bigint;
+  from: Exchange;
+  to: Exchange;
+  /** What Remaining showed, for the message. */
+  shown: string;
+}
+
 /**
- * Within one window, Remaining that stood still while the run's requests were served, and then
- * the window used up by as much sooner: the requests were not counted as they were served.
- * Another client only ever adds to the fall, so no sharing of the key explains the standing still;
- * a limiter that gives requests back (sliding window, token bucket) explains it, but not a
- * window used up that much sooner afterwards. Both beyond max(2, 10 % of Limit) in one window:
- * RATE-002 fails, whatever the key mode.
+ * Served one after another: in each gap of the window, the requests surely counted in it beyond
+ * what Remaining fell by.
+ */
+function stoodStillInOrder(exchanges: readonly Exchange[], gaps: readonly Gap[]): StandStill | undefined {
+  let count = 0n;
+  let from: Exchange | undefined;
+  let to: Exchange | undefined;
+  for (const g of gaps) {
+    const back = BigInt(surelyCountedBetween(exchanges, g.from, g.to)) - g.fell;
+    if (back <= 0n) continue;
+    count += back;
+    from ??= g.from;
+    to = g.to;
+  }
+  if (from === undefined || to === undefined) return undefined;
+  return { count, from, to, shown: `Remaining ${rateLimitValue(from, 'x-ratelimit-remaining')} then ${rateLimitValue(to, 'x-ratelimit-remaining')}` };
+}
+
+/**
+ * Served in flight together (a burst, or a run the machine's load bunched up), where the gaps
+ * see no order to measure: the window's responses that announce the same Remaining above 0. A
+ * counter that counts each request it serves gives each its own value, so all but one of them
+ * were served without Remaining falling. A server that reads Remaining before it counts shows
+ * repeats too, but its window then lasts as announced: the requests in flight with the last of
+ * them are counted as the run's own after it, which is what tells the two apart.
+ */
+function stoodStillTogether(responses: readonly Exchange[]): StandStill | undefined {
+  const byValue = new Map<bigint, Exchange[]>();
+  for (const e of responses) {
+    const remaining = rateLimitValue(e, 'x-ratelimit-remaining');
+    if (remaining === undefined || remaining === 0n) continue;
+    const group = byValue.get(remaining) ?? [];
+    group.push(e);
+    byValue.set(remaining, group);
+  }
+  let most: Exchange[] = [];
+  for (const group of byValue.values()) if (group.length > most.length) most = group;
+  const inOrder = [...most].sort((a, b) => receivedAt(a) - receivedAt(b));
+  const [from, to] = [inOrder[0], inOrder.at(-1)];
+  if (from === undefined || to === undefined || inOrder.length < 2) return undefined;
+  return { count: BigInt(inOrder.length - 1), from, to, shown: `Remaining ${rateLimitValue(to, 'x-ratelimit-remaining')} on ${inOrder.length} responses, some in flight together` };
+}
+
+/** The served keyed responses of each window, by its absolute Reset. */
+function servedByWindow(exchanges: readonly Exchange[]): Map<bigint, Exchange[]> {
+  const windows = new Map<bigint, Exchange[]>();
+  for (const e of servedKeyed(exchanges)) {
+    const reset = absoluteReset(e);
+    if (reset === undefined) continue;
+    const window = windows.get(reset) ?? [];
+    window.push(e);
+    windows.set(reset, window);
+  }
+  return windows;
+}
+
+/**
+ * Within one window, Remaining that stood still while the run's requests were served, one after
+ * another or in flight together, and then the window used up by as much sooner: the requests
+ * were not counted as they were served. Another client only ever adds to the fall, so no sharing
+ * of the key explains the standing still; a limiter that gives requests back (sliding window,
+ * token bucket) explains it, but not a window used up that much sooner afterwards. Both beyond
+ * max(2, 10 % of Limit) in one window: RATE-002 fails, whatever the key mode.
  */
 export function findDeferredCounting(exchanges: readonly Exchange[]): Finding[] {
-  for (const [reset, gaps] of gapsByWindow(exchanges)) {
-    let givenBack = 0n;
-    let stoodFrom: Exchange | undefined;
-    let stoodTo: Exchange | undefined;
-    for (const g of gaps) {
-      const back = BigInt(surelyCountedBetween(exchanges, g.from, g.to)) - g.fell;
-      if (back <= 0n) continue;
-      givenBack += back;
-      stoodFrom ??= g.from;
-      stoodTo = g.to;
+  const gaps = gapsByWindow(exchanges);
+  for (const [reset, responses] of servedByWindow(exchanges)) {
+    for (const still of [stoodStillInOrder(exchanges, gaps.get(reset) ?? []), stoodStillTogether(responses)]) {
+      const found = still === undefined ? undefined : usedUpSooner(exchanges, reset, still);
+      if (found !== undefined) return [found];
     }
-    if (stoodFrom === undefined || stoodTo === undefined) continue;
-    const allowance = sharedKeyAllowance(rateLimitValue(stoodTo, 'x-ratelimit-limit'));
-    if (givenBack <= allowance) continue;
-    const after = windowEnd(exchanges, stoodTo, reset);
-    if (after === undefined) continue;
-    const stood = rateLimitValue(stoodTo, 'x-ratelimit-remaining') ?? 0n;
-    const ownAfter = ownCountedBetween(exchanges, stoodTo, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
-    const sooner = stood - after.remaining - BigInt(ownAfter);
-    if (sooner <= allowance) continue;
-    const found = withSequence(
-        REQ,
-        `X-RateLimit-Remaining did not fall with ${givenBack} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${stoodFrom.seq} to ${stoodTo.seq}, Remaining ${rateLimitValue(stoodFrom, 'x-ratelimit-remaining')} then ${stood}), ` +
-          `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
-        after.at.seq,
-      'X-RateLimit-Remaining standing still while requests were served, then the window used up early',
-    );
-    // Where the window ended, what stood announced still left at least this many.
-    return [{ ...found, pairedWith: stoodTo.seq, expected: { kind: 'remaining-at-least', value: Number(stood) - ownAfter } }];
   }
   return [];
+}
+
+/** The finding when the window was then used up sooner than `still` announced by more than the allowance. */
+function usedUpSooner(exchanges: readonly Exchange[], reset: bigint, still: StandStill): Finding | undefined {
+  const allowance = sharedKeyAllowance(rateLimitValue(still.to, 'x-ratelimit-limit'));
+  if (still.count <= allowance) return undefined;
+  const after = windowEnd(exchanges, still.to, reset);
+  if (after === undefined) return undefined;
+  const stood = rateLimitValue(still.to, 'x-ratelimit-remaining') ?? 0n;
+  const ownAfter = ownCountedBetween(exchanges, still.to, after.at) - (after.remaining === 0n && after.at.response?.status === 429 ? 1 : 0);
+  const sooner = stood - after.remaining - BigInt(ownAfter);
+  if (sooner <= allowance) return undefined;
+  const found = withSequence(
+    REQ,
+    `X-RateLimit-Remaining did not fall with ${still.count} of the run's requests in the window ending ${iso(Number(reset) * 1000)} (exchanges ${still.from.seq} to ${still.to.seq}, ${still.shown}), ` +
+      `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
+    after.at.seq,
+    'X-RateLimit-Remaining standing still while requests were served, then the window used up early',
+  );
+  // Where the window ended, what stood announced still left at least this many.
+  return { ...found, pairedWith: still.to.seq, expected: { kind: 'remaining-at-least', value: Number(stood) - ownAfter } };
 }
 
 /** Where the window ends for the run after `from`: its first 429 (nothing left), else its lowest Remaining. */
