@@ -8,8 +8,8 @@
  * mutants each reached (Stryker's coverage counters, written by the server process): the embedded
  * run covers what it reaches; a variant covers the limiters' mutants it reaches (limiters.ts,
  * rate-limit.ts: the windows it is in the runs for), and elsewhere only what no test before it
- * reached. Stryker then runs a mutant with the tests that cover it, in that order, until one kills
- * it, and marks the mutants none reaches NoCoverage.
+ * reached. Stryker then runs a mutant with the tests that cover it, started in that order a few at
+ * a time (first-decisive.ts), until one kills it, and marks the mutants none reaches NoCoverage.
  *
  * A test's name carries a digest of everything that decides its verdict but the mutated files
  * (the built suite, reporters, schemas, the variants, this runner's own configuration), so an
@@ -39,7 +39,8 @@ import {
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
 import type { Report } from '../src/report/types.js';
-import { DEADLINE_SECONDS, EMBEDDED_TEST, EXTRA_FLAGS, HANG_GRACE_SECONDS, MUTATION_SEED, VARIANT_TESTS, extraFlagsBeside } from './config.js';
+import { DEADLINE_SECONDS, EMBEDDED_TEST, EXTRA_FLAGS, HANG_GRACE_SECONDS, MUTATION_SEED, TESTS_AT_ONCE, VARIANT_TESTS, extraFlagsBeside } from './config.js';
+import { firstDecisive } from './first-decisive.js';
 import { isKill, judgeReport, type Detection } from './judge.js';
 import type { TargetLine } from './serve.js';
 import { targetLineProblem } from './target-line.js';
@@ -63,7 +64,9 @@ type Outcome =
   | { kind: 'judged'; detection: Detection; summary: string; ms: number }
   | { kind: 'server-did-not-start'; message: string }
   | { kind: 'no-target'; message: string }
-  | { kind: 'hang'; message: string };
+  | { kind: 'hang'; message: string }
+  /** Stopped because another test of the mutant decided first. */
+  | { kind: 'aborted' };
 
 type Coverage = Record<string, number>;
 
@@ -121,6 +124,9 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals, graceMs: number
   clearTimeout(timer);
 }
 
+/** A function, not a property read: TypeScript would take a checked `aborted` for false ever after, across awaits. */
+const aborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
 /** Starts serve.js and reads its TargetLine, or says why it did not start. */
 async function startServer(test: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; target: TargetLine } | { error: string; noTarget?: true }> {
   const child = spawn(process.execPath, ['dist/mutation/serve.js', test], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -172,14 +178,17 @@ class ConformanceTestRunner implements TestRunner {
     return this.#names.get(test) ?? test;
   }
 
-  /** One conformance run of `test` with `mutant` active (none: the reference). */
-  async #run(test: string, mutant: string | undefined, coverageFile?: string): Promise<Outcome> {
+  /** One conformance run of `test` with `mutant` active (none: the reference); `signal` stops it. */
+  async #run(test: string, mutant: string | undefined, coverageFile?: string, signal?: AbortSignal): Promise<Outcome> {
+    if (aborted(signal)) return { kind: 'aborted' };
     const serverEnv = { ...baseEnv(), ...(mutant === undefined ? {} : { [ACTIVE_MUTANT_ENV]: mutant }), ...(coverageFile === undefined ? {} : { MUTATION_COVERAGE_FILE: coverageFile }) };
     const started = await startServer(test, serverEnv);
     if ('error' in started) return started.noTarget === true ? { kind: 'no-target', message: started.error } : { kind: 'server-did-not-start', message: started.error };
     const dir = await mkdtemp(join(tmpdir(), 'pc-mutant-'));
     const startedAt = Date.now();
+    let onAbort: (() => void) | undefined;
     try {
+      if (aborted(signal)) return { kind: 'aborted' };
       const args = ['dist/src/cli/main.js', '--base-url', started.target.baseUrl, '--seed', String(MUTATION_SEED), '--deadline', String(DEADLINE_SECONDS), '--report-dir', dir, '--reporter', 'json', ...started.target.args, ...extraFlagsBeside(started.target.args)];
       const cli = spawn(process.execPath, args, { env: { ...baseEnv(), NO_COLOR: '1', PETSTORE_API_KEY: started.target.apiKey }, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -189,8 +198,11 @@ class ConformanceTestRunner implements TestRunner {
         hung = true;
         cli.kill('SIGKILL');
       }, (DEADLINE_SECONDS + HANG_GRACE_SECONDS) * 1000);
+      onAbort = () => cli.kill('SIGKILL');
+      signal?.addEventListener('abort', onAbort, { once: true });
       await exited(cli);
       clearTimeout(limit);
+      if (aborted(signal)) return { kind: 'aborted' };
       if (hung) return { kind: 'hang', message: `the run did not end within its deadline (${DEADLINE_SECONDS} s) + ${HANG_GRACE_SECONDS} s` };
       const text = await readFile(join(dir, 'report.json'), 'utf8').catch(() => undefined);
       if (text === undefined) {
@@ -200,6 +212,7 @@ class ConformanceTestRunner implements TestRunner {
       const judgement = judgeReport(JSON.parse(text) as Report);
       return { kind: 'judged', ...judgement, ms: Date.now() - startedAt };
     } finally {
+      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
       await stop(started.child, 'SIGTERM', 5_000);
       await rm(dir, { recursive: true, force: true });
     }
@@ -220,7 +233,7 @@ class ConformanceTestRunner implements TestRunner {
           const file = join(dir, `${test}-${round}.json`);
           const outcome = await this.#run(test, undefined, file);
           if (outcome.kind !== 'judged' || isKill(outcome.detection)) {
-            failure = outcome.kind === 'judged' ? outcome.summary : outcome.message;
+            failure = outcome.kind === 'judged' ? outcome.summary : 'message' in outcome ? outcome.message : outcome.kind;
             break;
           }
           ms = Math.max(ms, outcome.ms);
@@ -250,29 +263,25 @@ class ConformanceTestRunner implements TestRunner {
    * A NOT VERIFIED without any failure can come from the machine rather than the mutant (a busy
    * machine's stalls): it kills only when a second run says it again.
    */
-  async #confirmedRun(test: string, mutant: string): Promise<Outcome> {
-    const first = await this.#run(test, mutant);
+  async #confirmedRun(test: string, mutant: string, signal: AbortSignal): Promise<Outcome> {
+    const first = await this.#run(test, mutant, undefined, signal);
     if (first.kind !== 'judged' || first.detection !== 'not-verified') return first;
-    const second = await this.#run(test, mutant);
+    const second = await this.#run(test, mutant, undefined, signal);
     return second.kind === 'judged' && second.detection === 'none' ? second : first;
   }
 
+  /** The mutant's covering tests, TESTS_AT_ONCE at a time in cost order, until one decides (first-decisive.ts). */
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const selected = TESTS.filter((t) => options.testFilter === undefined || options.testFilter.includes(t));
-    for (const test of selected) {
-      const outcome = await this.#confirmedRun(test, options.activeMutant.id);
-      if (outcome.kind === 'hang') return { status: MutantRunStatus.Timeout, reason: `${test}: ${outcome.message}` };
-      // No run could be made: the mutant is an error, neither killed nor survived (Stryker leaves it out of the score).
-      if (outcome.kind === 'no-target') return { status: MutantRunStatus.Error, errorMessage: `${test}: ${outcome.message}` };
-      if (outcome.kind === 'server-did-not-start') {
-        // A target that cannot be reached is NOT VERIFIED for the suite (exit 2, 'unreachable').
-        return { status: MutantRunStatus.Killed, killedBy: [test], failureMessage: `[server-did-not-start] ${outcome.message}`, nrOfTests: 1 };
-      }
-      if (isKill(outcome.detection)) {
-        return { status: MutantRunStatus.Killed, killedBy: [test], failureMessage: `[${outcome.detection}] ${outcome.summary}`, nrOfTests: selected.indexOf(test) + 1 };
-      }
-    }
-    return { status: MutantRunStatus.Survived, nrOfTests: selected.length };
+    const { decided, started } = await firstDecisive(selected, TESTS_AT_ONCE, (test, signal) => this.#confirmedRun(test, options.activeMutant.id, signal), decides);
+    if (decided === undefined) return { status: MutantRunStatus.Survived, nrOfTests: selected.length };
+    const { item: test, result: outcome } = decided;
+    if (outcome.kind === 'hang') return { status: MutantRunStatus.Timeout, reason: `${test}: ${outcome.message}` };
+    // No run could be made: the mutant is an error, neither killed nor survived (Stryker leaves it out of the score).
+    if (outcome.kind === 'no-target') return { status: MutantRunStatus.Error, errorMessage: `${test}: ${outcome.message}` };
+    // A target that cannot be reached is NOT VERIFIED for the suite (exit 2, 'unreachable').
+    const failureMessage = outcome.kind === 'server-did-not-start' ? `[server-did-not-start] ${outcome.message}` : outcome.kind === 'judged' ? `[${outcome.detection}] ${outcome.summary}` : '[aborted]';
+    return { status: MutantRunStatus.Killed, killedBy: [test], failureMessage, nrOfTests: started };
   }
 }
 
@@ -292,6 +301,9 @@ class ProgressReporter implements Reporter {
     appendFileSync(PROGRESS_FILE, `${JSON.stringify({ fileName, location, mutatorName, replacement, status, statusReason })}\n`);
   }
 }
+
+/** What ends a mutant's runs: a kill, a hang, or no run possible. */
+const decides = (outcome: Outcome): boolean => (outcome.kind === 'judged' ? isKill(outcome.detection) : outcome.kind !== 'aborted');
 
 export const strykerPlugins = [
   declareClassPlugin(PluginKind.TestRunner, 'conformance', ConformanceTestRunner),

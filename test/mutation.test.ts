@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EXTRA_FLAGS, extraFlagsBeside } from '../mutation/config.js';
+import { firstDecisive } from '../mutation/first-decisive.js';
 import { judgeReport } from '../mutation/judge.js';
 import { targetLineProblem } from '../mutation/target-line.js';
 import { compactText, keyOf, parseSource, scopeAt } from '../mutation/keys.js';
@@ -186,5 +187,26 @@ describe('the runs the runner makes', () => {
     expect(extraFlagsBeside(['--plan', 'free'])).toEqual([...EXTRA_FLAGS]);
     expect(extraFlagsBeside(['--plan', 'free', '--exhaust-daily-quota'])).toEqual(EXTRA_FLAGS.filter((f) => f !== '--risk-breaking-store'));
     expect(EXTRA_FLAGS).toContain('--risk-breaking-store');
+  });
+
+  it('runs a mutant\'s tests a few at a time, in order, and aborts the rest at the first decisive one', async () => {
+    const log: string[] = [];
+    // Each test takes as long as its number says; 'kill' is decisive.
+    const run = (name: string, signal: AbortSignal): Promise<string> =>
+      new Promise((resolve) => {
+        log.push(`start ${name}`);
+        const ms = Number(/\d+/.exec(name)?.[0] ?? 0);
+        const onAbort = (): void => (clearTimeout(timer), log.push(`abort ${name}`), resolve(`aborted ${name}`));
+        const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve(name)), ms);
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    const found = await firstDecisive(['a30', 'b60', 'kill10', 'c5', 'd5'], 2, run, (r) => r.startsWith('kill'));
+    expect(found.decided).toEqual({ item: 'kill10', result: 'kill10' });
+    // a30 and b60 start; kill10 takes a30's lane at 30 ms and decides at 40, aborting b60: c5 and d5 never start.
+    expect(log).toEqual(['start a30', 'start b60', 'start kill10', 'abort b60']);
+    expect(found.started).toBe(3);
+    const none = await firstDecisive(['a5', 'b5', 'c5'], 3, run, (r) => r.startsWith('kill'));
+    expect(none).toEqual({ started: 3 });
+    await expect(firstDecisive(['a5'], 2, () => Promise.reject(new Error('no server')), () => true)).rejects.toThrow('no server');
   });
 });
