@@ -82,14 +82,19 @@ export const EMBEDDED_TEST = 'embedded';
  * and then, so the dry run's coverage of that path depended on the machine), and its 429s come
  * with seconds of the window left, where Retry-After must say more than 1 s.
  *
- * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, 12, 13, 15,
- * 21, about 21, 64): a mutant starts its tests in this order, TESTS_AT_ONCE at a time, until one
- * kills it, so a kill comes as soon as it can; the order changes no verdict, since a survivor
- * passes every test that reaches it.
+ * `limiter-aligned-5s-windows` runs the reference's own clock-aligned windows long enough that the
+ * run's requests use one up with seconds left, so the 429's Retry-After (rate-limit.ts) must count
+ * them: the embedded run's paced windows and the 3 s ones end within a second of their 429s.
+ *
+ * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, about 6, 12,
+ * 13, 15, 21, about 21, 64): a mutant starts its tests in this order, TESTS_AT_ONCE at a time,
+ * until one kills it, so a kill comes as soon as it can; the order changes no verdict, since a
+ * survivor passes every test that reaches it.
  */
 export const VARIANT_TESTS: readonly string[] = [
   'limiter-per-key-windows',
   'limiter-server-start-windows',
+  'limiter-aligned-5s-windows',
   'slow-responses-stretched-windows',
   'limiter-sliding-log',
   'slow-target-3s-window',
