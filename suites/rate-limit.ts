@@ -13,7 +13,7 @@ import type { Exchange } from '../src/http/exchange.js';
 import type { Session } from '../src/session/session.js';
 import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
-import { checkDailyRefusal } from '../src/checks/daily-quota.js';
+import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
@@ -53,6 +53,21 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) return;
   if (status === 429) t.record(refused);
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
+}
+
+/**
+ * RATE-007 on the day's Retry-After: when it ends before the day's Reset, one request exactly
+ * once it has passed (within --max-wait), which must not be refused for the day again.
+ */
+async function retryAfterTheDay(t: RequirementRun, refusal: Exchange, windowMs: number): Promise<void> {
+  if (!retryAfterEndsBeforeDay(refusal, t.session.serverClock)) return;
+  const waitMs = (retryAfterPassesAt(refusal) ?? 0) - Date.now();
+  if (waitMs > t.session.config.maxWaitMs) {
+    return t.observe(`the day's Retry-After ends before its X-RateLimit-Reset, ${Math.round(waitMs / 1000)} s from now: longer than --max-wait allows, so it was not tried`, refusal);
+  }
+  const retry = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
+  t.cite(retry);
+  t.record(checkDayRetry(refusal, retry, windowMs, t.session.serverClock));
 }
 
 /** RATE-005 on a burst that was sent: its observation (the bench reads "burst: N requests spent"), then the verdict. */
@@ -152,6 +167,7 @@ describe('8 limits', () => {
       t.cite(outcome.ex);
       t.observe(`the daily quota ran out after ${outcome.served} requests served to this run`, outcome.ex);
       t.record(checkDailyRefusal(outcome.ex, windowMs, t.session.serverClock));
+      await retryAfterTheDay(t, outcome.ex, windowMs);
     } else if (outcome.kind === 'not-enforced') {
       t.fail(`${outcome.served} requests served to this key since the run began (${Math.round(outcome.elapsedMs / 1000)} s), none refused as over the daily quota / Expected 429 once the ${plan} plan's ${perDay} requests a day were used up`, outcome.last);
     } else if (outcome.kind === 'window-headers') {

@@ -5,6 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { rateLimitValue } from './rate-limit-headers.js';
+import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { checkRetryAfter } from './retry-after.js';
 import { serverTimeOf, type ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
@@ -43,4 +44,34 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
     findings.push(violation(REQ, `Received X-RateLimit-Remaining ${remaining} on the 429 after the daily quota / Expected 0: the day's quota is the limit that applies`, ex.seq));
   }
   return findings;
+}
+
+/**
+ * Whether the day's 429 is worth one more request: its Retry-After passes surely before the Reset
+ * it announces for the day (a day counted over the last 24 hours may free a request that soon; a
+ * day that ends at its Reset cannot). A Retry-After that ends with the day needs no retry.
+ */
+export function retryAfterEndsBeforeDay(refusal: Exchange, clock?: ServerClock): boolean {
+  const retryAt = retryAfterPassesAt(refusal);
+  const ahead = resetAheadMs(refusal, clock);
+  return retryAt !== undefined && ahead !== undefined && retryAt - receivedAt(refusal) < ahead - SLACK_MS;
+}
+
+/**
+ * The request sent once the day's Retry-After had passed, refused for the day again: Retry-After
+ * described a shorter wait than the day's (a window's next request), and a client that waits what
+ * it is told is refused. RATE-007's, as the day's 429 is judged whole here: the day is used up
+ * after RATE-006's own test has ended.
+ */
+export function checkDayRetry(refusal: Exchange, retry: Exchange, windowMs: number, clock?: ServerClock): Finding[] {
+  if (retry.response?.status !== 429 || !isDailyRefusal(retry, windowMs, clock)) return [];
+  const value = refusal.response?.headers['retry-after'] ?? '(none)';
+  const ahead = Math.round((resetAheadMs(refusal, clock) ?? 0) / 1000);
+  return [
+    violation(
+      REQ,
+      `The 429 after the daily quota (exchange ${refusal.seq}) said Retry-After ${value} with the day's X-RateLimit-Reset ${ahead} s ahead; the request sent once that wait had passed (exchange ${retry.seq}) was refused for the day again / Expected Retry-After to say when the day's quota lets a request through`,
+      retry.seq,
+    ),
+  ];
 }
