@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkEarly429, findEarly429s } from '../src/checks/early-429.js';
 import { sharedKeyAllowance } from '../src/checks/key-use.js';
 import { checkRateLimitHeaders } from '../src/checks/rate-limit-headers.js';
-import { checkGiveBackBeforeDistantReset, checkLimitStable, checkRateLimitPair, checkRefillBeforeReset } from '../src/checks/rate-limit-sequence.js';
+import { checkGiveBackBeforeDistantReset, checkLimitStable, checkRateLimitPair, checkRefillBeforeReset, openDistantResets } from '../src/checks/rate-limit-sequence.js';
 import { checkRetryAfterAgreesWithReset, checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { observations, violations } from './support/findings.js';
@@ -190,6 +190,35 @@ describe('RATE-003: a request given back before a Reset more than a minute away'
   it('leaves overlapping requests alone: the higher Remaining is older news', () => {
     const overlapping = at(50, window(40, NOW_S + 90), { seq: 2, sentAt: NOW_MS - 100 });
     expect(checkGiveBackBeforeDistantReset(at(0, window(30, NOW_S + 90), { seq: 1 }), overlapping)).toEqual([]);
+  });
+
+  it('compares each later response with every open announcement of its operation, not only the previous one', () => {
+    // What a busy machine's run sent (the token bucket mutant): Remaining 10 under a Reset 70 s ahead; 2 s later the
+    // bucket empty (Reset 60 s ahead, no more than a minute); a minute later 59, 8 s before the first Reset.
+    const announced = at(0, window(10, NOW_S + 70), { seq: 51 });
+    const emptied = at(2000, window(0, NOW_S + 62), { seq: 98 });
+    const refilled = at(62_000, window(59, NOW_S + 182), { seq: 99 });
+    let open = openDistantResets([], announced);
+    expect(open.map((e) => e.seq)).toEqual([51]);
+    expect(checkRateLimitPair(announced, emptied, undefined, announced, open)).toEqual([]);
+    open = openDistantResets(open, emptied);
+    // The previous response alone (emptied) announced no Reset a minute away: nothing to find.
+    expect(checkRateLimitPair(emptied, refilled, undefined, emptied)).toEqual([]);
+    const f = checkRateLimitPair(emptied, refilled, undefined, emptied, open);
+    expect(f.map((x) => x.requirement)).toEqual(['RATE-003']);
+    expect(f[0]?.message).toMatch(/rose from 10 to 59 \(exchanges 51 and 99\)/);
+  });
+
+  it('keeps only the announcements that can still show a give-back: open, and promising more than a later one', () => {
+    const day = NOW_S + 6 * 3600;
+    let open: ReturnType<typeof openDistantResets> = [];
+    for (let i = 0; i < 100; i++) open = openDistantResets(open, at(i * 100, window(900 - i, day), { seq: i + 1 }));
+    // A binding day's Remaining falls under one Reset: the latest promises least and replaces the rest.
+    expect(open.map((e) => e.seq)).toEqual([100]);
+    // Within 2 s of its Reset an announcement can show nothing more.
+    expect(openDistantResets([at(0, window(10, NOW_S + 70), { seq: 1 })], at(68_500, window(3, NOW_S + 20), { seq: 2 }))).toEqual([]);
+    // A Reset within a minute is no announcement to keep.
+    expect(openDistantResets([], at(0, window(10, NOW_S + 61), { seq: 1 }))).toEqual([]);
   });
 });
 

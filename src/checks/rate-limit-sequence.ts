@@ -170,14 +170,47 @@ const pairFinding = (requirement: string, message: string, exchange: number, seq
 /**
  * Every check of section 8 that compares two keyed exchanges as they arrive: RATE-008's stable
  * Limit on consecutive ones; RATE-003's early refill on `next` and the previous keyed response of
- * the same operation (`sameOperation`; default `prev`), or its give-back before a Reset more than a minute away. A limit kept per route refills when the
+ * the same operation (`sameOperation`; default `prev`), or its give-back before a Reset more than a
+ * minute away on `next` and each of the operation's open announcements (`distantResets`,
+ * openDistantResets; default the previous response of the operation). A limit kept per route refills when the
  * run moves to another operation, whose count and window are its own: a rise of Remaining, which
  * the rise rule makes RATE-002's (remaining-rise.ts), never a Reset that came early. A limit that
  * really resets early refills the same operation's count too.
  */
-export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock, sameOperation: Exchange = prev): Finding[] {
+export function checkRateLimitPair(prev: Exchange, next: Exchange, clock?: ServerClock, sameOperation: Exchange = prev, distantResets: readonly Exchange[] = [sameOperation]): Finding[] {
   const refill = checkRefillBeforeReset(sameOperation, next, clock);
-  // A full refill before the Reset is the stronger finding of the two; one finding per pair.
-  const early = refill.length > 0 ? refill : checkGiveBackBeforeDistantReset(sameOperation, next, clock);
+  // A full refill before the Reset is the stronger finding of the two; one finding per response.
+  const early = refill.length > 0 ? refill : firstGiveBack(distantResets, next, clock);
   return [...early, ...checkLimitStable(prev, next, clock)];
+}
+
+function firstGiveBack(earlier: readonly Exchange[], next: Exchange, clock: ServerClock | undefined): Finding[] {
+  for (const e of earlier) {
+    const found = checkGiveBackBeforeDistantReset(e, next, clock);
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+/** At most this many announcements are kept per operation: the check stays linear in the run's length. */
+const MAX_OPEN_ANNOUNCEMENTS = 32;
+
+/**
+ * The give-back rule's earlier responses of one operation after `ex` arrived: those that announced a
+ * Reset surely more than a minute ahead and whose Reset is still surely more than 2 s off. Every
+ * one of them is compared with the operation's later responses, not only the previous one, since
+ * which request the run sends next depends on its pace (a busy machine's run put 400s of another
+ * test between a Remaining of 10 under a Reset 70 s ahead and the 59 a minute later). One that
+ * promises no less (Remaining as low or lower, its Reset as late or later) replaces another.
+ */
+export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock?: ServerClock): Exchange[] {
+  const now = serverMoment(ex, clock)?.earliest;
+  const stillOpen = (e: Exchange): boolean => now === undefined || (plausibleResetMs(e, clock) ?? 0) - REFILL_EARLY_MS > now;
+  const kept = open.filter(stillOpen);
+  const resetMs = plausibleResetMs(ex, clock);
+  const announcedAt = serverMoment(ex, clock)?.latest;
+  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
+  if (ex.request.auth !== 'key' || resetMs === undefined || announcedAt === undefined || remaining === undefined || resetMs - announcedAt <= SAME_WINDOW_MS) return kept;
+  const promisesLess = (e: Exchange): boolean => (rateLimitValue(e, 'x-ratelimit-remaining') ?? 0n) >= remaining && (plausibleResetMs(e, clock) ?? 0) <= resetMs;
+  return [...kept.filter((e) => !promisesLess(e)), ex].slice(-MAX_OPEN_ANNOUNCEMENTS);
 }

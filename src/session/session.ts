@@ -5,7 +5,7 @@
  */
 import { inject } from 'vitest';
 import { crossCuttingChecks } from '../checks/cross-cutting.js';
-import { checkRateLimitPair } from '../checks/rate-limit-sequence.js';
+import { checkRateLimitPair, openDistantResets } from '../checks/rate-limit-sequence.js';
 import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
@@ -120,6 +120,8 @@ export class Session {
   #previousKeyed: Exchange | undefined;
   /** The latest keyed response of each operation: RATE-003's early refill compares within one (checkRateLimitPair). */
   readonly #previousKeyedOf = new Map<string, Exchange>();
+  /** Each operation's responses that announced a Reset more than a minute ahead, still open: RATE-003's give-back rule (openDistantResets). */
+  readonly #distantResetsOf = new Map<string, Exchange[]>();
   /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
   readonly #clock = new ServerClockReading();
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
@@ -503,9 +505,11 @@ export class Session {
     if (ex.request.auth === 'key' && ex.response !== undefined) {
       const operation = operationOf(ex) ?? 'no operation';
       const sameOperation = this.#previousKeyedOf.get(operation);
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex));
+      const distant = this.#distantResetsOf.get(operation) ?? [];
+      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex, distant));
       this.#previousKeyed = ex;
       this.#previousKeyedOf.set(operation, ex);
+      this.#distantResetsOf.set(operation, openDistantResets(distant, ex, clock));
     }
   }
 }
