@@ -70,10 +70,14 @@ async function retryAfterTheDay(t: RequirementRun, refusal: Exchange, windowMs: 
   t.record(checkDayRetry(refusal, retry, windowMs, t.session.serverClock));
 }
 
+/** When the burst tried again, how much the window that ended first had taken (the try's own spend is the rest). */
+const retried = (result: BurstResult): string =>
+  result.spentBeforeRetry === undefined ? '' : `, the second after a window ended first with ${result.spentBeforeRetry} sent`;
+
 /** RATE-005 on a burst that was sent: its observation (the bench reads "burst: N requests spent"), then the verdict. */
 function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when: string): void {
   const spent =
-    `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s${when === '' ? '' : ` ${when}`} (${result.served} served, ${result.concurrency.join(' then ')} at once; ` +
+    `burst: ${result.spent} requests spent in ${(result.elapsedMs / 1000).toFixed(1)} s${when === '' ? '' : ` ${when}`} (${result.served} served, ${result.concurrency.join(' then ')} at once${retried(result)}; ` +
     `${plan.expected} expected to reach the limit of ${plan.tested.source}, ${(plan.windowLeftMs / 1000).toFixed(1)} s of the window left)`;
   t.observe(spent);
   progressNote(spent, t.session.client.stats.requests);

@@ -18,11 +18,19 @@ function status(run: VariantRun, id: string): string | undefined {
   return run.report?.requirements.find((r) => r.id === id)?.status;
 }
 
+/** RATE-005's burst observation. */
+const burstNote = (run: VariantRun): string | undefined => run.report?.observations.find((o) => o.requirement === 'RATE-005' && o.message.startsWith('burst: '))?.message;
+
 /** Requests RATE-005's burst spent, from its observation. */
 function burstSpent(run: VariantRun): number | undefined {
-  const note = run.report?.observations.find((o) => o.requirement === 'RATE-005' && o.message.startsWith('burst: '));
-  const match = note === undefined ? null : /^burst: (\d+) requests spent/.exec(note.message);
+  const match = /^burst: (\d+) requests spent/.exec(burstNote(run) ?? '');
   return match === null ? undefined : Number(match[1]);
+}
+
+/** Requests sent before the burst's second try, when a window ended first (src/session/burst.ts), else 0. */
+function spentBeforeRetry(run: VariantRun): number {
+  const match = /the second after a window ended first with (\d+) sent/.exec(burstNote(run) ?? '');
+  return match === null ? 0 : Number(match[1]);
 }
 
 describe('the burst against a slow target', () => {
@@ -30,9 +38,13 @@ describe('the burst against a slow target', () => {
     const run = await runVariant(variant('slow-target-3s-window'));
     expect(status(run, 'RATE-005'), describeFailures(run, ['RATE-005'])).toBe('pass');
     const spent = burstSpent(run);
-    // limit + 1 in a fresh window, plus what concurrency may add; never a second window's worth.
     expect(spent).toBeDefined();
-    expect(spent).toBeLessThanOrEqual(70);
+    // limit + 1 in a fresh window, plus what concurrency may add; never a second window's worth.
+    // A machine busy enough to slow the planned senders can let the first window end before its
+    // limit: the burst then tries once more with more senders, and each try is held to that bound.
+    const before = spentBeforeRetry(run);
+    expect(before, burstNote(run)).toBeLessThanOrEqual(70);
+    expect((spent ?? 0) - before, burstNote(run)).toBeLessThanOrEqual(70);
     // The rest of the run is its fixed probes (about 120 here, most of them issue 11's and issue
     // 17's edge cases, spread over several 3 s windows): bounded so that a runaway outside the
     // burst shows too.

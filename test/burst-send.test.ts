@@ -101,6 +101,32 @@ describe('runBurst', () => {
     });
     expect(waits).toEqual([1_234]);
   });
+  it('tries once more when the first window ends before its limit, and says what that window took', async () => {
+    // A window of 60 that ends after its 14th request (Reset moves on), then a fresh one.
+    let seq = 0;
+    let used = 0;
+    let reset = RESET_S - 300;
+    const send = (): Promise<Exchange> => {
+      if (seq === 14) [reset, used] = [RESET_S, 0];
+      const over = used >= 60;
+      if (!over) used += 1;
+      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - used), 'x-ratelimit-reset': String(reset) };
+      return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
+    };
+    const result = await runBurst({ ...planFor(60, { latencyMs: 1 }), concurrency: 1 }, send, noSleep);
+    expect(result.outcome).toBe('refused');
+    expect(result.concurrency).toHaveLength(2);
+    // Sent when the end showed: the first window's 14 and the request whose response showed it.
+    expect(result.spentBeforeRetry).toBe(15);
+    // The first window's 14, then the fresh window's 60 and the 429 that ends it.
+    expect(result.spent).toBe(14 + 61);
+  });
+
+  it('says nothing of a retry when the first window held the burst', async () => {
+    const result = await runBurst(planFor(60, { latencyMs: 1 }), windowServer(60).send, noSleep);
+    expect(result.concurrency).toHaveLength(1);
+    expect(result.spentBeforeRetry).toBeUndefined();
+  });
 });
 
 describe('exhaustDailyQuota', () => {

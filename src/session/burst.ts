@@ -30,6 +30,12 @@ export interface BurstResult {
   spent: number;
   served: number;
   concurrency: number[];
+  /**
+   * Requests sent when the burst saw its first window end before the limit was reached (the one
+   * whose response showed it included) and tried again with more senders: so the second try's own
+   * spend can be told apart.
+   */
+  spentBeforeRetry?: number;
   elapsedMs: number;
 }
 
@@ -75,6 +81,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   let stop: Omit<BurstResult, 'spent' | 'served' | 'concurrency' | 'elapsedMs'> | undefined;
   let failure: unknown;
   let windowsEnded = 0;
+  let spentBeforeRetry: number | undefined;
   let latest: Exchange | undefined;
   let inFlight = 0;
   // Remaining of the most recently sent request that was answered: more than it + 1 in flight
@@ -107,6 +114,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
         const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? SPEC_WINDOW_MS;
         const next = retryConcurrency(concurrency.at(-1) ?? 1, plan.tested.limit + 1, ex.elapsedMs, whole);
         concurrency.push(next);
+        spentBeforeRetry = spent;
         grow(next);
       }
     }
@@ -141,7 +149,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   grow(plan.concurrency);
   while (running.size > 0) await Promise.race(running);
 
-  const figures = { spent, served: tally.served, concurrency, elapsedMs: Date.now() - started };
+  const figures = { spent, served: tally.served, concurrency, ...(spentBeforeRetry === undefined ? {} : { spentBeforeRetry }), elapsedMs: Date.now() - started };
   const { violation, observation } = tally.excess();
   // A 429 or a proof decides the verdict even if a request in flight then failed (or the budget ran out).
   if (stop === undefined && violation === undefined && failure !== undefined) throw failure;
