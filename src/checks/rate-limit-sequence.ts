@@ -115,6 +115,15 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
 }
 
 /**
+ * How far ahead `ex` announced `resetMs`, from the latest moment it can have been handled: the
+ * distance is then a least. Undefined when its Date does not tell.
+ */
+function announcedAheadMs(ex: Exchange, resetMs: number, clock: ServerClock | undefined): number | undefined {
+  const announcedAt = serverMoment(ex, clock)?.latest;
+  return announcedAt === undefined ? undefined : resetMs - announcedAt;
+}
+
+/**
  * RATE-003 by behaviour, for a limit that gives requests back one by one: the later request, sent
  * after the earlier one was answered, finds Remaining higher (a request given back) well before
  * the Reset the earlier one announced, and that Reset lay surely more than a minute after the
@@ -125,15 +134,14 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
  */
 export function checkGiveBackBeforeDistantReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const rise = riseBeforeReset(prev, next, clock);
-  // The latest moment the earlier response can have been handled: its Reset's distance is then a least.
-  const announcedAt = rise === undefined ? undefined : serverMoment(rise.earlier, clock)?.latest;
-  if (rise === undefined || announcedAt === undefined || rise.resetMs - announcedAt <= SAME_WINDOW_MS) return [];
+  const ahead = rise === undefined ? undefined : announcedAheadMs(rise.earlier, rise.resetMs, clock);
+  if (rise === undefined || ahead === undefined || ahead <= SAME_WINDOW_MS) return [];
   const { earlier, later, resetMs, before, after } = rise;
   const givenBackBy = rise.risenBy;
   const found = pairFinding(
     'RATE-003',
     `X-RateLimit-Remaining rose from ${before} to ${after} (exchanges ${earlier.seq} and ${later.seq}) by ${iso(givenBackBy)}, ${Math.round((resetMs - givenBackBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced ` +
-      `${Math.round((resetMs - announcedAt) / 1000)} s ahead: a per-minute limit gives requests back within a minute, and a daily quota that binds gives none back before its Reset / Expected Reset to be when the limit resets`,
+      `${Math.round(ahead / 1000)} s ahead: a per-minute limit gives requests back within a minute, and a daily quota that binds gives none back before its Reset / Expected Reset to be when the limit resets`,
     later.seq,
     'requests given back long before a Reset more than a minute away',
   );
@@ -208,9 +216,9 @@ export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock
   const stillOpen = (e: Exchange): boolean => now === undefined || (plausibleResetMs(e, clock) ?? 0) - REFILL_EARLY_MS > now;
   const kept = open.filter(stillOpen);
   const resetMs = plausibleResetMs(ex, clock);
-  const announcedAt = serverMoment(ex, clock)?.latest;
+  const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
   const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
-  if (ex.request.auth !== 'key' || resetMs === undefined || announcedAt === undefined || remaining === undefined || resetMs - announcedAt <= SAME_WINDOW_MS) return kept;
+  if (ex.request.auth !== 'key' || resetMs === undefined || ahead === undefined || remaining === undefined || ahead <= SAME_WINDOW_MS) return kept;
   const promisesLess = (e: Exchange): boolean => (rateLimitValue(e, 'x-ratelimit-remaining') ?? 0n) >= remaining && (plausibleResetMs(e, clock) ?? 0) <= resetMs;
   return [...kept.filter((e) => !promisesLess(e)), ex].slice(-MAX_OPEN_ANNOUNCEMENTS);
 }
