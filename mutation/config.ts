@@ -60,8 +60,26 @@ export function extraFlagsBeside(args: readonly string[]): string[] {
  */
 export const TESTS_AT_ONCE = 3;
 
+/**
+ * Mutants Stryker runs at once (mutation/stryker.config.mjs reads it). Most runs of the variant
+ * tests wait on their windows (the token bucket's 64 s take 3 s of CPU), so more mutants at once
+ * than cores shortens the limiters' part of a run, which the token bucket's and the daily tests'
+ * lengths dominate; the runs that keep a core busy are held to CPU_HEAVY_RUNS_AT_ONCE.
+ */
+export const MUTANTS_AT_ONCE = 4;
+
+/**
+ * Runs of CPU_HEAVY_TESTS at once across Stryker's workers (cpu-slots.ts): the embedded run keeps
+ * most of a core busy for its 3 s, so two at once fill the machine's two cores, as before the
+ * slots; more would only slow every run down and stretch the windows the verdicts are timed by.
+ */
+export const CPU_HEAVY_RUNS_AT_ONCE = 2;
+
 /** The test every mutant the embedded-like run reaches is judged by. */
 export const EMBEDDED_TEST = 'embedded';
+
+/** Tests whose runs keep a core busy throughout (measured: CPU time near wall time), not waiting on windows. */
+export const CPU_HEAVY_TESTS: readonly string[] = [EMBEDDED_TEST];
 
 /**
  * Conforming variants of the table (fixtures/variants/) whose runs judge the code only they
@@ -100,5 +118,23 @@ export const VARIANT_TESTS: readonly string[] = [
   'slow-target-3s-window',
   'daily-quota-short-day',
   'daily-quota-short-day-per-key-windows',
+  'limiter-token-bucket',
+];
+
+/**
+ * Variant tests on a policy limiter (limiters.ts) with the real UTC day: their servers reach
+ * rate-limit.ts only through the day count each policy limiter keeps (a RateLimiter with no window
+ * limit), exactly as the embedded run's paced windows do, so they judge the mutants of limiters.ts
+ * only, and rate-limit.ts's are left to the tests that run its windows or a shortened day (the
+ * embedded run, the aligned windows of 3 s and 5 s, the daily tests). In the full run before this
+ * rule the only mutants of rate-limit.ts they were first to kill (two: every request refused, a
+ * day with nothing left) break the day count the embedded run goes through too, while each
+ * survivor there waited on the token bucket's minute.
+ */
+export const DAY_COUNT_ONLY_TESTS: readonly string[] = [
+  'limiter-per-key-windows',
+  'limiter-server-start-windows',
+  'slow-responses-stretched-windows',
+  'limiter-sliding-log',
   'limiter-token-bucket',
 ];

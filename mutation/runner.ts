@@ -39,7 +39,20 @@ import {
   type TestRunnerCapabilities,
 } from '@stryker-mutator/api/test-runner';
 import type { Report } from '../src/report/types.js';
-import { DEADLINE_SECONDS, EMBEDDED_TEST, EXTRA_FLAGS, HANG_GRACE_SECONDS, MUTATION_SEED, TESTS_AT_ONCE, VARIANT_TESTS, extraFlagsBeside } from './config.js';
+import {
+  CPU_HEAVY_RUNS_AT_ONCE,
+  CPU_HEAVY_TESTS,
+  DAY_COUNT_ONLY_TESTS,
+  DEADLINE_SECONDS,
+  EMBEDDED_TEST,
+  EXTRA_FLAGS,
+  HANG_GRACE_SECONDS,
+  MUTATION_SEED,
+  TESTS_AT_ONCE,
+  VARIANT_TESTS,
+  extraFlagsBeside,
+} from './config.js';
+import { takeSlot } from './cpu-slots.js';
 import { firstDecisive } from './first-decisive.js';
 import { isKill, judgeReport, type Detection } from './judge.js';
 import type { TargetLine } from './serve.js';
@@ -75,7 +88,10 @@ type Coverage = Record<string, number>;
  * paced windows or with no window limit at all (the daily count), while the variants run its
  * other windows. Its mutants are judged by every test that reaches them, embedded first.
  */
-const LIMITER_FILES = ['dist/fixtures/reference-server/limiters.js', 'dist/fixtures/reference-server/rate-limit.js'];
+const POLICY_LIMITER_FILE = 'dist/fixtures/reference-server/limiters.js';
+const LIMITER_FILES = [POLICY_LIMITER_FILE, 'dist/fixtures/reference-server/rate-limit.js'];
+/** Where Stryker's workers share their CPU slots (cpu-slots.ts): the run's sandbox, fresh each run. */
+const SLOTS_DIR = '.mutation-cpu-slots';
 
 /** The ids of the mutants instrumented into `files` (Stryker's coverage and switch calls name them). */
 async function mutantIdsIn(files: readonly string[]): Promise<Set<string>> {
@@ -181,6 +197,17 @@ class ConformanceTestRunner implements TestRunner {
   /** One conformance run of `test` with `mutant` active (none: the reference); `signal` stops it. */
   async #run(test: string, mutant: string | undefined, coverageFile?: string, signal?: AbortSignal): Promise<Outcome> {
     if (aborted(signal)) return { kind: 'aborted' };
+    const release = CPU_HEAVY_TESTS.includes(test) ? await takeSlot(SLOTS_DIR, CPU_HEAVY_RUNS_AT_ONCE, signal) : async () => undefined;
+    if (release === undefined) return { kind: 'aborted' };
+    try {
+      return await this.#runStarted(test, mutant, coverageFile, signal);
+    } finally {
+      await release();
+    }
+  }
+
+  /** #run once its CPU slot, when it needs one, is held. */
+  async #runStarted(test: string, mutant: string | undefined, coverageFile: string | undefined, signal: AbortSignal | undefined): Promise<Outcome> {
     const serverEnv = { ...baseEnv(), ...(mutant === undefined ? {} : { [ACTIVE_MUTANT_ENV]: mutant }), ...(coverageFile === undefined ? {} : { MUTATION_COVERAGE_FILE: coverageFile }) };
     const started = await startServer(test, serverEnv);
     if ('error' in started) return started.noTarget === true ? { kind: 'no-target', message: started.error } : { kind: 'server-did-not-start', message: started.error };
@@ -225,6 +252,7 @@ class ConformanceTestRunner implements TestRunner {
       const perTest: Record<string, Coverage> = {};
       const reached = new Set<string>();
       const limiterMutants = await mutantIdsIn(LIMITER_FILES);
+      const policyLimiterMutants = await mutantIdsIn([POLICY_LIMITER_FILE]);
       for (const test of TESTS) {
         const ids = new Set<string>();
         let failure: string | undefined;
@@ -247,8 +275,11 @@ class ConformanceTestRunner implements TestRunner {
           continue;
         }
         tests.push({ ...base, status: TestStatus.Success });
-        // A test judges the limiters' mutants it reaches, and elsewhere only what no test before it reached.
-        const own = [...ids].filter((id) => !reached.has(id) || limiterMutants.has(id));
+        // A test judges the limiters' mutants it reaches (a test that reaches rate-limit.ts only
+        // through a policy limiter's day count, as the embedded run does, only those of
+        // limiters.ts), and elsewhere only what no test before it reached.
+        const judged = DAY_COUNT_ONLY_TESTS.includes(test) ? policyLimiterMutants : limiterMutants;
+        const own = [...ids].filter((id) => !reached.has(id) || judged.has(id));
         perTest[test] = Object.fromEntries(own.map((id) => [id, 1]));
         for (const id of ids) reached.add(id);
         this.#log.info(`${test}: conforms (${ms} ms); covers ${own.length} mutants`);

@@ -5,6 +5,7 @@
  * "Mutation testing".
  */
 import { fileURLToPath } from 'node:url';
+import { MUTANTS_AT_ONCE } from '../dist/mutation/config.js';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -21,7 +22,8 @@ export default {
   // Committed: a clean clone's run retests only the mutants whose code or tests changed.
   incremental: true,
   incrementalFile: 'mutation/stryker-incremental.json',
-  concurrency: 2,
+  // More than the two cores: most variant runs wait on their windows (config.ts, MUTANTS_AT_ONCE).
+  concurrency: MUTANTS_AT_ONCE,
   // The runner stops a run that outlives its --deadline by HANG_GRACE_SECONDS and reports the
   // timeout itself, with its reason; Stryker's own timeout lies well above that.
   timeoutMS: 600_000,

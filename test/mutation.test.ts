@@ -3,7 +3,11 @@
  * shifts, the triage's classes and the score. The Stryker run itself is never part of `npm test`.
  */
 import { describe, expect, it } from 'vitest';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXTRA_FLAGS, extraFlagsBeside } from '../mutation/config.js';
+import { takeSlot } from '../mutation/cpu-slots.js';
 import { firstDecisive } from '../mutation/first-decisive.js';
 import { judgeReport } from '../mutation/judge.js';
 import { targetLineProblem } from '../mutation/target-line.js';
@@ -208,5 +212,35 @@ describe('the runs the runner makes', () => {
     const none = await firstDecisive(['a5', 'b5', 'c5'], 3, run, (r) => r.startsWith('kill'));
     expect(none).toEqual({ started: 3 });
     await expect(firstDecisive(['a5'], 2, () => Promise.reject(new Error('no server')), () => true)).rejects.toThrow('no server');
+  });
+
+  it('lets no more than the slots\' count hold one at once, and takes over a slot whose owner is gone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pc-slots-'));
+    const first = await takeSlot(dir, 2);
+    const second = await takeSlot(dir, 2);
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    // A third waits while both are held: here until its signal gives up.
+    const waiting = new AbortController();
+    const third = takeSlot(dir, 2, waiting.signal);
+    let settled = false;
+    void third.then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(settled).toBe(false);
+    waiting.abort();
+    expect(await third).toBeUndefined();
+    // Released, the slot is free again.
+    await first?.();
+    const again = await takeSlot(dir, 2);
+    expect(again).toBeDefined();
+    await again?.();
+    await second?.();
+    expect(await readdir(dir)).toEqual([]);
+    // Both held by a process that no longer exists (pid 2^22 + 1 is above Linux's pid_max): taken over.
+    for (const slot of ['slot-0', 'slot-1']) await writeFile(join(dir, slot), String(2 ** 22 + 1));
+    const taken = await takeSlot(dir, 2);
+    expect(taken).toBeDefined();
+    await taken?.();
+    await rm(dir, { recursive: true, force: true });
   });
 });
