@@ -195,22 +195,35 @@ describe('the runs the runner makes', () => {
 
   it('runs a mutant\'s tests a few at a time, in order, and aborts the rest at the first decisive one', async () => {
     const log: string[] = [];
-    // Each test takes as long as its number says; 'kill' is decisive.
+    // Each fake test ends when the test says so, never by a timer: the order holds however slow the machine. 'kill' is decisive.
+    const finishers = new Map<string, (result: string) => void>();
     const run = (name: string, signal: AbortSignal): Promise<string> =>
       new Promise((resolve) => {
         log.push(`start ${name}`);
-        const ms = Number(/\d+/.exec(name)?.[0] ?? 0);
-        const onAbort = (): void => (clearTimeout(timer), log.push(`abort ${name}`), resolve(`aborted ${name}`));
-        const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve(name)), ms);
+        const onAbort = (): void => (log.push(`abort ${name}`), resolve(`aborted ${name}`));
+        finishers.set(name, (result) => (signal.removeEventListener('abort', onAbort), resolve(result)));
         signal.addEventListener('abort', onAbort, { once: true });
       });
-    const found = await firstDecisive(['a30', 'b60', 'kill10', 'c5', 'd5'], 2, run, (r) => r.startsWith('kill'));
-    expect(found.decided).toEqual({ item: 'kill10', result: 'kill10' });
-    // a30 and b60 start; kill10 takes a30's lane at 30 ms and decides at 40, aborting b60: c5 and d5 never start.
-    expect(log).toEqual(['start a30', 'start b60', 'start kill10', 'abort b60']);
+    const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    const finish = async (name: string): Promise<void> => {
+      finishers.get(name)?.(name);
+      await settle();
+    };
+    const searching = firstDecisive(['a', 'b', 'kill', 'c', 'd'], 2, run, (r) => r.startsWith('kill'));
+    await settle();
+    expect(log).toEqual(['start a', 'start b']);
+    // kill takes a's lane when a ends, and decides while b still runs: b is aborted, c and d never start.
+    await finish('a');
+    expect(log).toEqual(['start a', 'start b', 'start kill']);
+    await finish('kill');
+    const found = await searching;
+    expect(found.decided).toEqual({ item: 'kill', result: 'kill' });
+    expect(log).toEqual(['start a', 'start b', 'start kill', 'abort b']);
     expect(found.started).toBe(3);
-    const none = await firstDecisive(['a5', 'b5', 'c5'], 3, run, (r) => r.startsWith('kill'));
-    expect(none).toEqual({ started: 3 });
+    const none = firstDecisive(['x', 'y', 'z'], 3, run, (r) => r.startsWith('kill'));
+    await settle();
+    for (const name of ['x', 'y', 'z']) await finish(name);
+    expect(await none).toEqual({ started: 3 });
     await expect(firstDecisive(['a5'], 2, () => Promise.reject(new Error('no server')), () => true)).rejects.toThrow('no server');
   });
 
