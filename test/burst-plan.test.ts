@@ -3,7 +3,7 @@
  * senders, the spend cap, and when a window has served too many.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CONCURRENCY, concurrencyFor, limitFromPlan, planBurst, retryConcurrency, type BurstInputs } from '../src/session/burst-plan.js';
+import { MAX_CONCURRENCY, concurrencyFor, limitFromPlan, planBurst, retryConcurrency, retrySpendCap, type BurstInputs } from '../src/session/burst-plan.js';
 import { BurstTally, type BurstResponse } from '../src/session/burst-tally.js';
 
 const NOW = Date.UTC(2030, 0, 1, 0, 0, 30);
@@ -88,6 +88,20 @@ describe('concurrency', () => {
   it('at least doubles on the second try', () => {
     expect(retryConcurrency(4, 61, 80, 3_000)).toBe(8);
     expect(retryConcurrency(20, 61, 80, 3_000)).toBe(MAX_CONCURRENCY);
+  });
+});
+
+describe('retrySpendCap', () => {
+  const tested = { limit: 60, source: 'the free plan (--plan)', fromPlan: true };
+
+  it('gives the second try a fresh window\'s cap on top of what the first spent', () => {
+    expect(retrySpendCap({ spendCap: 121, budgetLeft: 400, tested }, 60)).toBe(60 + 121);
+  });
+
+  it('stays within the run\'s budget, and never below the first try\'s cap', () => {
+    expect(retrySpendCap({ spendCap: 121, budgetLeft: 150, tested }, 60)).toBe(150);
+    expect(retrySpendCap({ spendCap: 100, budgetLeft: 100, tested }, 60)).toBe(100);
+    expect(retrySpendCap({ spendCap: 121, budgetLeft: 400, tested }, 0)).toBe(121);
   });
 });
 

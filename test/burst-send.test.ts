@@ -122,6 +122,42 @@ describe('runBurst', () => {
     expect(result.spent).toBe(14 + 61);
   });
 
+  it('fails a window that served more than the limit even when a later window ended the burst', async () => {
+    // A server that never refuses: its first window ends after 20 of the burst's requests, the
+    // second serves 80 (20 past the limit) and ends too. The burst stops at the second end, with
+    // the excess of the second window already proven: that is a failure, not "could not tell".
+    let seq = 0;
+    const send = (): Promise<Exchange> => {
+      seq += 1;
+      const reset = seq <= 20 ? RESET_S - 300 : seq <= 100 ? RESET_S - 200 : RESET_S;
+      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) };
+      return Promise.resolve(exchange(seq, 200, headers));
+    };
+    const result = await runBurst({ ...planFor(60, { latencyMs: 1 }), concurrency: 1 }, send, noSleep);
+    expect(result.served).toBe(101);
+    expect(result.outcome).toBe('over');
+    expect(result.message).toMatch(/^80 requests served .* none refused \/ Expected 429 once 60/);
+  });
+
+  it('gives the second try a fresh window\'s cap, so a server that never refuses shows its excess there', async () => {
+    // Never refuses. The burst starts with 46 announced left; its first window ends after 59 of
+    // its requests (13 more than announced, not proof by themselves), the second after 100,
+    // answered one every 50 ms (a refilling limiter could add 5 in 5 s). Within the first try's
+    // cap alone (121) the second window would show 62, inside that allowance.
+    let seq = 0;
+    const start = Date.now();
+    const send = (): Promise<Exchange> => {
+      seq += 1;
+      const reset = seq < 60 ? RESET_S - 300 : seq < 160 ? RESET_S - 200 : RESET_S;
+      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) };
+      return Promise.resolve({ ...exchange(seq, 200, headers), sentAt: start + 50 * seq });
+    };
+    const result = await runBurst({ ...planFor(46, { latencyMs: 1 }), concurrency: 1 }, send, noSleep);
+    expect(result.spentBeforeRetry).toBe(60);
+    expect(result.outcome).toBe('over');
+    expect(result.message).toMatch(/^100 requests served in 5\.0 s .* none refused \/ Expected 429 once 60 .*at most 64/);
+  });
+
   it('says nothing of a retry when the first window held the burst', async () => {
     const result = await runBurst(planFor(60, { latencyMs: 1 }), windowServer(60).send, noSleep);
     expect(result.concurrency).toHaveLength(1);

@@ -64,6 +64,8 @@ export type BurstPlan =
       concurrency: number;
       /** Most requests the burst may send, in-flight ones included. */
       spendCap: number;
+      /** The run's budget when the burst starts: what a second try may spend up to (retrySpendCap). */
+      budgetLeft: number;
     };
 
 /** The plan table's per-minute limit: from --plan, or the advertised Limit when it is one of the table's values. */
@@ -93,6 +95,16 @@ export function concurrencyFor(count: number, latencyMs: number, timeMs: number)
   return Math.max(1, Math.min(MAX_CONCURRENCY, count, wanted));
 }
 
+/**
+ * The burst's cap once a window ended first: the second try starts in a fresh window and may
+ * spend a fresh window's cap (2 x limit + 1, what proves an excess even by count alone) on top of
+ * what was sent before, within the run's budget. Without it a first try that a server which never
+ * refuses let run long would leave the fresh window too few requests to show its excess.
+ */
+export function retrySpendCap(plan: { spendCap: number; budgetLeft: number; tested: LimitUnderTest }, spentBefore: number): number {
+  return Math.max(plan.spendCap, Math.min(plan.budgetLeft, spentBefore + 2 * plan.tested.limit + 1));
+}
+
 /** The second try after a window ended first: at least twice as many senders, planned for a whole window. */
 export function retryConcurrency(previous: number, count: number, latencyMs: number, wholeWindowMs: number): number {
   return Math.min(MAX_CONCURRENCY, Math.max(previous * 2, concurrencyFor(count, latencyMs, wholeWindowMs)));
@@ -117,10 +129,10 @@ export function planBurst(inputs: BurstInputs): BurstPlan {
   const cap = Math.min(spendCap, budgetLeft);
   if (left !== undefined && tooLittleTime(expected, inputs.latencyMs, left, whole)) {
     const fresh = tested.limit + 1;
-    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap };
+    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap, budgetLeft };
   }
   const time = left ?? whole;
-  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap };
+  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap, budgetLeft };
 }
 
 /**

@@ -86,7 +86,7 @@ function topUpNeed(inputs: BurstInputs): Planned | undefined {
   if (remaining > (2 * plan.tested.limit) / 3) return undefined;
   // What this window has left, not a fresh window: planBurst would wait for one this late in a window.
   const expected = remaining + 1;
-  return { kind: 'burst', tested: plan.tested, expected, windowLeftMs: left, concurrency: concurrencyFor(expected, inputs.latencyMs, left), spendCap: plan.spendCap };
+  return { kind: 'burst', tested: plan.tested, expected, windowLeftMs: left, concurrency: concurrencyFor(expected, inputs.latencyMs, left), spendCap: plan.spendCap, budgetLeft: plan.budgetLeft };
 }
 
 /** Senders the top-up waits for: TOP_UP_FROM_CONCURRENCY, or all of them when the window has fewer left (the run's cases sent together used it nearly up). */
