@@ -75,6 +75,14 @@ export const MUTANTS_AT_ONCE = 4;
  */
 export const CPU_HEAVY_RUNS_AT_ONCE = 2;
 
+/**
+ * How long a run of CPU_HEAVY_TESTS holds its slot at most, in seconds: the embedded run computes
+ * for its 3 s (about 5 s with two at once), so one still going after this is waiting (on windows
+ * its mutant announced, or on a mutant's slow answers, up to its deadline), and its slot goes to
+ * the next run rather than staying idle for up to two minutes.
+ */
+export const CPU_SLOT_SECONDS = 10;
+
 /** The test every mutant the embedded-like run reaches is judged by. */
 export const EMBEDDED_TEST = 'embedded';
 
@@ -122,19 +130,23 @@ export const VARIANT_TESTS: readonly string[] = [
 ];
 
 /**
- * Variant tests on a policy limiter (limiters.ts) with the real UTC day: their servers reach
- * rate-limit.ts only through the day count each policy limiter keeps (a RateLimiter with no window
- * limit), exactly as the embedded run's paced windows do, so they judge the mutants of limiters.ts
- * only, and rate-limit.ts's are left to the tests that run its windows or a shortened day (the
- * embedded run, the aligned windows of 3 s and 5 s, the daily tests). In the full run before this
- * rule the only mutants of rate-limit.ts they were first to kill (two: every request refused, a
- * day with nothing left) break the day count the embedded run goes through too, while each
- * survivor there waited on the token bucket's minute.
+ * Variant tests on a policy limiter (limiters.ts): their servers reach rate-limit.ts only through
+ * the day count each policy limiter keeps (a RateLimiter with no window limit), exactly as the
+ * embedded run's paced windows do, so they judge the mutants of limiters.ts only, and
+ * rate-limit.ts's are left to the tests that run its windows or its day directly (the embedded
+ * run, the aligned windows of 3 s and 5 s, `daily-quota-short-day`). In the full run before this
+ * rule the only mutants of rate-limit.ts the variants with the UTC day were first to kill (two:
+ * every request refused, a day with nothing left) break the day count the embedded run goes
+ * through too, while each survivor there waited on the token bucket's minute.
+ * `daily-quota-short-day-per-key-windows` spends the same shortened day as `daily-quota-short-day`
+ * on a per-key limiter: it was first to kill no mutant of rate-limit.ts in the 61-minute full run,
+ * and judging its ten survivors there took its 49 s (1,000 requests) each.
  */
-export const DAY_COUNT_ONLY_TESTS: readonly string[] = [
+export const LIMITERS_ONLY_TESTS: readonly string[] = [
   'limiter-per-key-windows',
   'limiter-server-start-windows',
   'slow-responses-stretched-windows',
   'limiter-sliding-log',
+  'daily-quota-short-day-per-key-windows',
   'limiter-token-bucket',
 ];

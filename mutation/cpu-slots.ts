@@ -42,7 +42,8 @@ async function tryTake(path: string): Promise<boolean> {
 
 /**
  * Waits for one of `count` slots in `dir` and returns its release; undefined when `signal` aborts
- * first.
+ * first. Releasing twice releases once: a slot released early (runner.ts) may be another's by the
+ * time its run ends.
  */
 export async function takeSlot(dir: string, count: number, signal?: AbortSignal): Promise<(() => Promise<void>) | undefined> {
   await mkdir(dir, { recursive: true });
@@ -50,7 +51,14 @@ export async function takeSlot(dir: string, count: number, signal?: AbortSignal)
     for (let i = 0; i < count; i++) {
       if (signal?.aborted === true) return undefined;
       const path = join(dir, `slot-${i}`);
-      if (await tryTake(path)) return () => rm(path, { force: true });
+      if (await tryTake(path)) {
+        let held = true;
+        return async () => {
+          if (!held) return;
+          held = false;
+          await rm(path, { force: true });
+        };
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

@@ -42,11 +42,12 @@ import type { Report } from '../src/report/types.js';
 import {
   CPU_HEAVY_RUNS_AT_ONCE,
   CPU_HEAVY_TESTS,
-  DAY_COUNT_ONLY_TESTS,
+  CPU_SLOT_SECONDS,
   DEADLINE_SECONDS,
   EMBEDDED_TEST,
   EXTRA_FLAGS,
   HANG_GRACE_SECONDS,
+  LIMITERS_ONLY_TESTS,
   MUTATION_SEED,
   TESTS_AT_ONCE,
   VARIANT_TESTS,
@@ -83,13 +84,16 @@ type Outcome =
 
 type Coverage = Record<string, number>;
 
+/** What one test reached on the unmutated server (the union of its rounds), or why the reference did not pass it. */
+type TestCoverage = { ids: Set<string>; ms: number } | { failure: string };
+
 /**
  * The limiters' code (in the sandbox, instrumented): the embedded run reaches much of it with the
  * paced windows or with no window limit at all (the daily count), while the variants run its
  * other windows. Its mutants are judged by every test that reaches them, embedded first.
  */
 const POLICY_LIMITER_FILE = 'dist/fixtures/reference-server/limiters.js';
-const LIMITER_FILES = [POLICY_LIMITER_FILE, 'dist/fixtures/reference-server/rate-limit.js'];
+const RATE_LIMIT_FILE = 'dist/fixtures/reference-server/rate-limit.js';
 /** Where Stryker's workers share their CPU slots (cpu-slots.ts): the run's sandbox, fresh each run. */
 const SLOTS_DIR = '.mutation-cpu-slots';
 
@@ -199,9 +203,11 @@ class ConformanceTestRunner implements TestRunner {
     if (aborted(signal)) return { kind: 'aborted' };
     const release = CPU_HEAVY_TESTS.includes(test) ? await takeSlot(SLOTS_DIR, CPU_HEAVY_RUNS_AT_ONCE, signal) : async () => undefined;
     if (release === undefined) return { kind: 'aborted' };
+    const waiting = setTimeout(() => void release(), CPU_SLOT_SECONDS * 1000);
     try {
       return await this.#runStarted(test, mutant, coverageFile, signal);
     } finally {
+      clearTimeout(waiting);
       await release();
     }
   }
@@ -245,44 +251,61 @@ class ConformanceTestRunner implements TestRunner {
     }
   }
 
+  /** One test's coverage on the unmutated server (TestCoverage). */
+  async #coverage(test: string, dir: string): Promise<TestCoverage> {
+    const ids = new Set<string>();
+    let ms = 0;
+    for (let round = 0; round < (test === EMBEDDED_TEST ? EMBEDDED_COVERAGE_RUNS : 1); round++) {
+      const file = join(dir, `${test}-${round}.json`);
+      const outcome = await this.#run(test, undefined, file);
+      if (outcome.kind !== 'judged' || isKill(outcome.detection)) {
+        return { failure: outcome.kind === 'judged' ? outcome.summary : 'message' in outcome ? outcome.message : outcome.kind };
+      }
+      ms = Math.max(ms, outcome.ms);
+      const counters = JSON.parse(await readFile(file, 'utf8')) as { static: Coverage; perTest: Record<string, Coverage> };
+      for (const id of [...Object.keys(counters.static), ...Object.values(counters.perTest).flatMap((c) => Object.keys(c))]) ids.add(id);
+    }
+    return { ids, ms };
+  }
+
+  /**
+   * Runs every test on the unmutated server, TESTS_AT_ONCE at a time, longest first (the variants
+   * mostly wait on their windows: about the token bucket's minute instead of the three and a half
+   * their runs take one after another; all ten at once slowed the token bucket's run past its
+   * deadline), then assigns coverage in the tests' order.
+   */
   async dryRun(): Promise<DryRunResult> {
     const dir = await mkdtemp(join(tmpdir(), 'pc-mutation-coverage-'));
     try {
       const tests: TestResult[] = [];
       const perTest: Record<string, Coverage> = {};
       const reached = new Set<string>();
-      const limiterMutants = await mutantIdsIn(LIMITER_FILES);
       const policyLimiterMutants = await mutantIdsIn([POLICY_LIMITER_FILE]);
+      const limiterMutants = new Set([...policyLimiterMutants, ...(await mutantIdsIn([RATE_LIMIT_FILE]))]);
+      const coverages = new Map<string, TestCoverage>();
+      // VARIANT_TESTS is in cost order; a failure ends the dry run, so nothing more need start.
+      await firstDecisive([...VARIANT_TESTS].reverse().concat(EMBEDDED_TEST), TESTS_AT_ONCE, async (test) => {
+        const coverage = await this.#coverage(test, dir);
+        coverages.set(test, coverage);
+        return coverage;
+      }, (coverage) => 'failure' in coverage);
       for (const test of TESTS) {
-        const ids = new Set<string>();
-        let failure: string | undefined;
-        let ms = 0;
-        for (let round = 0; round < (test === EMBEDDED_TEST ? EMBEDDED_COVERAGE_RUNS : 1) && failure === undefined; round++) {
-          const file = join(dir, `${test}-${round}.json`);
-          const outcome = await this.#run(test, undefined, file);
-          if (outcome.kind !== 'judged' || isKill(outcome.detection)) {
-            failure = outcome.kind === 'judged' ? outcome.summary : 'message' in outcome ? outcome.message : outcome.kind;
-            break;
-          }
-          ms = Math.max(ms, outcome.ms);
-          const counters = JSON.parse(await readFile(file, 'utf8')) as { static: Coverage; perTest: Record<string, Coverage> };
-          for (const id of [...Object.keys(counters.static), ...Object.values(counters.perTest).flatMap((c) => Object.keys(c))]) ids.add(id);
-        }
-        const base = { id: test, name: this.#name(test), timeSpentMs: ms };
-        if (failure !== undefined) {
+        const coverage = coverages.get(test) ?? { failure: 'not run: another test failed first' };
+        const base = { id: test, name: this.#name(test), timeSpentMs: 'ms' in coverage ? coverage.ms : 0 };
+        if ('failure' in coverage) {
           // The reference must conform in every test: otherwise no mutant's verdict means anything.
-          tests.push({ ...base, status: TestStatus.Failed, failureMessage: `the unmutated server does not pass: ${failure}` });
+          tests.push({ ...base, status: TestStatus.Failed, failureMessage: `the unmutated server does not pass: ${coverage.failure}` });
           continue;
         }
         tests.push({ ...base, status: TestStatus.Success });
         // A test judges the limiters' mutants it reaches (a test that reaches rate-limit.ts only
         // through a policy limiter's day count, as the embedded run does, only those of
         // limiters.ts), and elsewhere only what no test before it reached.
-        const judged = DAY_COUNT_ONLY_TESTS.includes(test) ? policyLimiterMutants : limiterMutants;
-        const own = [...ids].filter((id) => !reached.has(id) || judged.has(id));
+        const judged = LIMITERS_ONLY_TESTS.includes(test) ? policyLimiterMutants : limiterMutants;
+        const own = [...coverage.ids].filter((id) => !reached.has(id) || judged.has(id));
         perTest[test] = Object.fromEntries(own.map((id) => [id, 1]));
-        for (const id of ids) reached.add(id);
-        this.#log.info(`${test}: conforms (${ms} ms); covers ${own.length} mutants`);
+        for (const id of coverage.ids) reached.add(id);
+        this.#log.info(`${test}: conforms (${coverage.ms} ms); covers ${own.length} mutants`);
       }
       return { status: DryRunStatus.Complete, tests, mutantCoverage: { static: {}, perTest } };
     } finally {

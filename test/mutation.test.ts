@@ -246,6 +246,14 @@ describe('the runs the runner makes', () => {
     await first?.();
     const again = await takeSlot(dir, 2);
     expect(again).toBeDefined();
+    // A second release of the first (a run whose slot was released early, ending) frees nothing
+    // of the slot's new holder: with both still held, a third still waits.
+    await first?.();
+    const afterDouble = new AbortController();
+    const fourth = takeSlot(dir, 2, afterDouble.signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    afterDouble.abort();
+    expect(await fourth).toBeUndefined();
     await again?.();
     await second?.();
     expect(await readdir(dir)).toEqual([]);
