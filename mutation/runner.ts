@@ -317,18 +317,28 @@ class ConformanceTestRunner implements TestRunner {
    * A NOT VERIFIED without any failure can come from the machine rather than the mutant (a busy
    * machine's stalls): it kills only when a second run says it again.
    */
-  async #confirmedRun(test: string, mutant: string, signal: AbortSignal): Promise<Outcome> {
+  async #confirmedRun(test: string, mutant: string, signal: AbortSignal, heard: Heard[]): Promise<Outcome> {
     const first = await this.#run(test, mutant, undefined, signal);
+    heard.push({ test, outcome: first });
     if (first.kind !== 'judged' || first.detection !== 'not-verified') return first;
     const second = await this.#run(test, mutant, undefined, signal);
+    heard.push({ test: `${test} (again)`, outcome: second });
     return second.kind === 'judged' && second.detection === 'none' ? second : first;
   }
 
   /** The mutant's covering tests, TESTS_AT_ONCE at a time in cost order, until one decides (first-decisive.ts). */
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const selected = TESTS.filter((t) => options.testFilter === undefined || options.testFilter.includes(t));
-    const { decided, started } = await firstDecisive(selected, TESTS_AT_ONCE, (test, signal) => this.#confirmedRun(test, options.activeMutant.id, signal), decides);
-    if (decided === undefined) return { status: MutantRunStatus.Survived, nrOfTests: selected.length };
+    const heard: Heard[] = [];
+    const { decided, started } = await firstDecisive(selected, TESTS_AT_ONCE, (test, signal) => this.#confirmedRun(test, options.activeMutant.id, signal, heard), decides);
+    if (decided === undefined) {
+      // A survivor should have passed every test that reaches it: one whose runs said anything
+      // else (NOT VERIFIED once, a run aborted) is logged, so that a full run shows why it lived.
+      if (heard.length !== selected.length || heard.some(({ outcome }) => outcome.kind !== 'judged' || outcome.detection !== 'none')) {
+        this.#log.warn(`mutant ${options.activeMutant.id} survived after: ${heard.map(heardLine).join(' | ')}`);
+      }
+      return { status: MutantRunStatus.Survived, nrOfTests: selected.length };
+    }
     const { item: test, result: outcome } = decided;
     if (outcome.kind === 'hang') return { status: MutantRunStatus.Timeout, reason: `${test}: ${outcome.message}` };
     // No run could be made: the mutant is an error, neither killed nor survived (Stryker leaves it out of the score).
@@ -354,6 +364,17 @@ class ProgressReporter implements Reporter {
     const { fileName, location, mutatorName, replacement, status, statusReason } = result;
     appendFileSync(PROGRESS_FILE, `${JSON.stringify({ fileName, location, mutatorName, replacement, status, statusReason })}\n`);
   }
+}
+
+/** One run of a mutant's test and what it said. */
+interface Heard {
+  test: string;
+  outcome: Outcome;
+}
+
+function heardLine({ test, outcome }: Heard): string {
+  if (outcome.kind !== 'judged') return `${test}: ${'message' in outcome ? `${outcome.kind}: ${outcome.message}` : outcome.kind}`;
+  return `${test}: [${outcome.detection}] ${Math.round(outcome.ms / 1000)} s: ${outcome.summary.slice(0, 300)}`;
 }
 
 /** What ends a mutant's runs: a kill, a hang, or no run possible. */
