@@ -12,7 +12,7 @@
  * run still going has tested so far, reports/mutation/mutants.jsonl, on the working tree's sources).
  */
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, writeFile, mkdir, stat } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -27,6 +27,7 @@ import { figuresOf, triageProblems, unusedEntries, verdictOf, type StrykerStatus
 const MUTATED_DIR = 'fixtures/reference-server';
 const TRIAGE_FILE = 'mutation/triage.yaml';
 const JSON_REPORT = 'reports/mutation/mutation.json';
+const INCREMENTAL_FILE = 'mutation/stryker-incremental.json';
 /** Other engineers share the machine's two cores: a mutation run yields to them, as `nice -n 10` would. */
 const NICENESS = 10;
 
@@ -75,10 +76,14 @@ function git(args: readonly string[]): string {
   }
 }
 
-/** The commit measured, marked when the mutated files or the suite differ from it. */
+/**
+ * The commit measured, marked when the mutated files or the suite differ from it. The incremental
+ * file is left out: every run rewrites it, so it would mark every run just finished.
+ */
 function commitOf(): string {
   const head = git(['rev-parse', '--short', 'HEAD']) || 'unknown';
-  const dirty = git(['status', '--porcelain', '--untracked-files=no', '--', MUTATED_DIR, 'src', 'suites', 'reporters', 'schemas', 'mutation']) !== '';
+  const paths = [MUTATED_DIR, 'src', 'suites', 'reporters', 'schemas', 'mutation', `:(exclude)${INCREMENTAL_FILE}`];
+  const dirty = git(['status', '--porcelain', '--untracked-files=no', '--', ...paths]) !== '';
   return dirty ? `${head} + uncommitted changes` : head;
 }
 
@@ -113,6 +118,8 @@ async function partialReport(): Promise<JsonReport> {
 
 async function judge(wallSeconds: number | undefined, partial: boolean): Promise<{ run: JudgedRun; problems: string[]; stale: string[] }> {
   const report = partial ? await partialReport() : (JSON.parse(await readFile(JSON_REPORT, 'utf8')) as JsonReport);
+  // The day the mutants were tested, not the day of judging: --triage-only often runs the next day.
+  const testedOn = (await stat(partial ? PROGRESS_FILE : JSON_REPORT)).mtime;
   const triage = parse(await readFile(TRIAGE_FILE, 'utf8')) as Partial<Triage> | null;
   const entries: Triage = { survivors: triage?.survivors ?? [], blindSpots: triage?.blindSpots ?? [] };
   const catalog = loadCatalog();
@@ -132,7 +139,7 @@ async function judge(wallSeconds: number | undefined, partial: boolean): Promise
   const stale = unusedEntries(entries, mutants.map((m) => m.mutant.key)).map((e) => `${e.file} ${e.scope} ${e.mutator} ${e.original ?? '*'} -> ${e.replacement ?? '*'}`);
   const run: JudgedRun = {
     commit: commitOf(),
-    date: new Date().toISOString().slice(0, 10),
+    date: testedOn.toISOString().slice(0, 10),
     seed: MUTATION_SEED,
     deadlineSeconds: DEADLINE_SECONDS,
     mutants,
