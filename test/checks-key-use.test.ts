@@ -34,7 +34,8 @@ const falling = (count: number, perRequest: number) => Array.from({ length: coun
 describe('other clients of the key', () => {
   it('sees nothing on a key the run has to itself', () => {
     const run = falling(20, 1);
-    expect(otherUseOf(run)).toMatchObject({ windows: 0, measured: 1, largestGap: 0n });
+    expect(otherUseOf(run)).toMatchObject({ windows: 0, measured: 1 });
+    expect(otherUseOf(run).busiest).toBeUndefined();
     expect(describeOtherUse(otherUseOf(run), 'shared')).toBeUndefined();
     expect(judgeKeyUse(run, 'shared')).toEqual([]);
     expect(judgeKeyUse(run, 'dedicated')).toEqual([]);
@@ -43,7 +44,7 @@ describe('other clients of the key', () => {
   it('counts what Remaining fell beyond the run\'s requests: "another client used at least 19 of this window\'s 60 requests"', () => {
     const run = falling(20, 2);
     const use = otherUseOf(run);
-    expect(use).toMatchObject({ windows: 1, largestGap: 1n });
+    expect(use).toMatchObject({ windows: 1, busiest: { spent: 19n } });
     expect(describeOtherUse(use, 'dedicated')).toMatch(/^the server counted at least 19 of this window's 60 requests beyond the run's own \(/);
     expect(describeOtherUse(use, 'shared')).toMatch(/^another client used at least 19 of this window's 60 requests \(.*between exchanges 1 and 20/);
   });
@@ -54,7 +55,7 @@ describe('other clients of the key', () => {
     const run = [nth(1, 58), ...together, nth(6, 50)];
     // Remaining fell by 8 from 1 to 6 and the run's own 2..6 explain 5, so another client used 3. The
     // gaps are 1-2 (2..5 may all have been counted in it) and 2-6 (3..6 may have been): a lower bound, 2.
-    expect(otherUseOf(run)).toMatchObject({ windows: 1, largestGap: 2n });
+    expect(otherUseOf(run)).toMatchObject({ windows: 1, busiest: { spent: 2n } });
     // Before, the requests in flight together ended every gap: nothing was measured.
     expect(otherUseOf(run).busiest?.last.seq).toBe(6);
   });
@@ -129,7 +130,7 @@ describe('responses without the rate-limit headers between two that have them', 
     const refused = [2, 3, 4, 5, 6].map((n) => withoutRateLimitHeaders(nth(n, 58, { method: 'POST', status: 400 })));
     // Remaining fell by 9 from 1 to 7 while the run sent 6 requests that may have been counted: another client used 3.
     const run = [nth(1, 59), ...refused, nth(7, 50)];
-    expect(otherUseOf(run)).toMatchObject({ windows: 1, largestGap: 3n });
+    expect(otherUseOf(run)).toMatchObject({ windows: 1, busiest: { spent: 3n } });
     expect(observations(judgeKeyUse(run, 'shared'), 'RATE-002')[0]?.message).toMatch(/another client used at least 3 .*between exchanges 1 and 7/);
   });
 });

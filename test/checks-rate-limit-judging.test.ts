@@ -97,6 +97,24 @@ describe('RATE-002: an early 429', () => {
     expect(violations(findEarly429s([...quiet, throttledAt(100, '30', NOW_S + 30, { seq: 5 })]), 'RATE-002')).toHaveLength(1);
   });
 
+  it('on a shared key, allows as much as another client was seen to spend of one window, where a burst shows no gap to measure', () => {
+    // A window served one request after another: Remaining fell by 2 per request, so another client spent 19 of it (one per gap).
+    const paired = Array.from({ length: 20 }, (_, i) => at(i * 20, window(58 - 2 * i), { seq: 1 + i }));
+    const byItself = Array.from({ length: 20 }, (_, i) => at(i * 20, window(59 - i), { seq: 1 + i }));
+    // The next window: an announcement of 44, then 37 requests in flight together; 22 served (by two, as before), 15 refused.
+    const next = NOW_S + 90;
+    const announced = at(31_000, window(44, next), { seq: 21 });
+    const together = { sentAt: NOW_MS + 31_020, elapsedMs: 80 };
+    const served = Array.from({ length: 22 }, (_, i) => at(31_100, window(42 - 2 * i, next), { seq: 22 + i, ...together }));
+    const refused = Array.from({ length: 15 }, (_, i) => throttledAt(31_100, '30', next, { seq: 44 + i, ...together }));
+    const burst = [announced, ...served, ...refused];
+    // Each 429: 44 announced, 36 of the run's own may have been counted since; 8 left is more than 10 % of Limit but not more than 19.
+    expect(findEarly429s([...paired, ...burst])).toEqual([]);
+    // Nobody else was seen spending: the same burst's 429s are early (the allowance is 6), and so they are on a dedicated key.
+    expect(violations(findEarly429s([...byItself, ...burst]), 'RATE-002')).toHaveLength(15);
+    expect(violations(findEarly429s([...paired, ...burst], 'dedicated'), 'RATE-002')).toHaveLength(15);
+  });
+
   it('finds the keyed responses before each 429 and counts the requests that overlap', () => {
     const prev = at(0, window(20), { seq: 1 });
     const inFlight = Array.from({ length: 14 }, (_, i) => at(150, window(5), { seq: 2 + i, sentAt: NOW_MS + 20, elapsedMs: 130 }));

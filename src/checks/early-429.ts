@@ -6,14 +6,16 @@
  * How much of the rest other clients explain depends on the key (--dedicated-key). A shared key
  * (the default): the 429 is judged against the announcement that leaves the server the most
  * room (the latest, allowing for the run's requests in flight), and others may have spent
- * max(10 % of Limit, the most the run saw them spend between two of its responses); only a gap
- * beyond that is a promise broken (headers that describe another window than the one enforced).
+ * max(10 % of Limit, the most the run saw them spend of one window): what they spent of one
+ * window they may spend of another where the run could not see it (a burst's requests in flight
+ * together show no order, so no gap to measure). Only a gap beyond that is a promise broken
+ * (headers that describe another window than the one enforced).
  * A dedicated key: every announcement of the window must hold, and nobody else spends any of it.
  */
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
-import { otherUseOf, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
+import { othersSpentInAWindow, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
 
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
@@ -99,7 +101,7 @@ export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigin
 export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
   const dedicated = mode === 'dedicated';
-  const seenOthers = dedicated ? 0n : otherUseOf(exchanges).largestGap;
+  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges);
   const findings: Finding[] = [];
   for (const throttled of keyed) {
     if (throttled.response?.status !== 429) continue;

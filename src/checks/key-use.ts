@@ -38,8 +38,6 @@ export interface OtherUse {
   measured: number;
   /** The window in which others spent most, and how much. */
   busiest?: { reset: bigint; limit: bigint | undefined; spent: bigint; first: Exchange; last: Exchange };
-  /** The most others spent in one gap between two of the run's responses: what one unseen gap may hide. */
-  largestGap: bigint;
 }
 
 /**
@@ -98,11 +96,10 @@ function gapsByWindow(exchanges: readonly Exchange[]): Map<bigint, Gap[]> {
  * and the run's requests are counted as generously as their timing allows.
  */
 export function otherUseOf(exchanges: readonly Exchange[]): OtherUse {
-  const use: OtherUse = { windows: 0, measured: 0, largestGap: 0n };
+  const use: OtherUse = { windows: 0, measured: 0 };
   for (const [reset, gaps] of gapsByWindow(exchanges)) {
     use.measured += 1;
     const spent = gaps.reduce((sum, g) => sum + (g.others > 0n ? g.others : 0n), 0n);
-    for (const g of gaps) if (g.others > use.largestGap) use.largestGap = g.others;
     if (spent <= 0n) continue;
     use.windows += 1;
     const first = gaps[0]?.from;
