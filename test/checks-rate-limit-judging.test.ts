@@ -88,7 +88,7 @@ describe('RATE-002: an early 429', () => {
     expect(f[0]?.message).toContain('allowance for other users of the key: 6');
   });
 
-  it('on a shared key, allows as much in the last gap as another client was seen to spend in one gap', () => {
+  it('on a shared key, allows as much in the last gap as another client was seen to spend of the window, here in one gap', () => {
     // Another client spent 12 at once between exchanges 2 and 3 (the headers show it): a 429 right after an announcement of 10 is then explained.
     const seen = [at(0, window(25), { seq: 1 }), at(10, window(24), { seq: 2 }), at(20, window(11), { seq: 3 }), at(30, window(10), { seq: 4 })];
     expect(findEarly429s([...seen, throttledAt(100, '30', NOW_S + 30, { seq: 5 })])).toEqual([]);
