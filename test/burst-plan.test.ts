@@ -3,7 +3,7 @@
  * senders, the spend cap, and when a window has served too many.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CONCURRENCY, concurrencyFor, limitFromPlan, planBurst, retryConcurrency, retrySpendCap, type BurstInputs } from '../src/session/burst-plan.js';
+import { MAX_CONCURRENCY, achievedPaceMs, concurrencyFor, limitFromPlan, planBurst, retryConcurrency, retrySpendCap, type BurstInputs } from '../src/session/burst-plan.js';
 import { BurstTally, type BurstResponse } from '../src/session/burst-tally.js';
 
 const NOW = Date.UTC(2030, 0, 1, 0, 0, 30);
@@ -88,6 +88,19 @@ describe('concurrency', () => {
   it('at least doubles on the second try', () => {
     expect(retryConcurrency(4, 61, 80, 3_000)).toBe(8);
     expect(retryConcurrency(20, 61, 80, 3_000)).toBe(MAX_CONCURRENCY);
+  });
+
+  it('plans the second try at the slower of the latency and the pace the first try achieved', () => {
+    // 2 senders got 40 answers in 2 s: 100 ms each, where the latency said 10.
+    expect(achievedPaceMs(2_000, 2, 40)).toBe(100);
+    expect(retryConcurrency(2, 61, 10, 2_000, 100)).toBe(7);
+    expect(retryConcurrency(2, 61, 100, 2_000, 10)).toBe(7);
+    expect(retryConcurrency(2, 61, 10, 2_000)).toBe(4);
+  });
+
+  it('has no pace before an answer, and none from a clock that went back', () => {
+    expect(achievedPaceMs(500, 4, 0)).toBe(0);
+    expect(achievedPaceMs(-30, 4, 10)).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
  * own counters), so the sending rules are pinned without a network: stop at the first 429, no
  * more in flight than the window can still serve, the spend cap, one retry when a window ends.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
 import { planBurst } from '../src/session/burst-plan.js';
 import { runBurst } from '../src/session/burst.js';
@@ -156,6 +156,47 @@ describe('runBurst', () => {
     expect(result.spentBeforeRetry).toBe(60);
     expect(result.outcome).toBe('over');
     expect(result.message).toMatch(/^100 requests served in 5\.0 s .* none refused \/ Expected 429 once 60 .*at most 64/);
+  });
+
+  describe('on a client slower than its latencies say', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('plans the second try from the pace the first achieved, so a fresh window still holds the limit + 1', async () => {
+      // Windows of 2 s (Reset on whole seconds); every exchange reports 1 ms, yet each sender
+      // gets its next answer only 100 ms later (a starved client: the time goes between
+      // requests, not into them). One sender fills 20 of the first window. Planned from the 1 ms
+      // alone the second try would have 2 senders, 40 requests a window, and end again short of
+      // 61; from the 100 ms achieved, 7 senders fill it. A fake clock: the windows must not
+      // depend on how busy the machine is.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+      vi.setSystemTime(Date.UTC(2026, 10, 29, 0, 0, 0));
+      const WINDOW_MS = 2_000;
+      let seq = 0;
+      let window = -1;
+      let used = 0;
+      const send = async (): Promise<Exchange> => {
+        const sentAt = Date.now();
+        const current = Math.floor(sentAt / WINDOW_MS);
+        if (current !== window) [window, used] = [current, 0];
+        const over = used >= 60;
+        if (!over) used += 1;
+        const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - used), 'x-ratelimit-reset': String(((current + 1) * WINDOW_MS) / 1000) };
+        const mine = exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '2' } : headers);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return { ...mine, sentAt };
+      };
+      const plan = planBurst({ plan: 'free', limit: 60, remaining: 60, reset: (Date.now() + WINDOW_MS) / 1000, serverNowMs: Date.now(), latencyMs: 1, budgetLeft: 400, windowMs: WINDOW_MS });
+      if (plan.kind !== 'burst') throw new Error(plan.reason);
+      expect(plan.concurrency).toBe(1);
+      const done = runBurst(plan, send, noSleep);
+      await vi.runAllTimersAsync();
+      const result = await done;
+      expect(result.concurrency[1]).toBeGreaterThanOrEqual(7);
+      expect(result.outcome).toBe('refused');
+      expect(result.spentBeforeRetry).toBe(21);
+    });
   });
 
   it('says nothing of a retry when the first window held the burst', async () => {

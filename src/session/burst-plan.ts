@@ -105,9 +105,22 @@ export function retrySpendCap(plan: { spendCap: number; budgetLeft: number; test
   return Math.max(plan.spendCap, Math.min(plan.budgetLeft, spentBefore + 2 * plan.tested.limit + 1));
 }
 
-/** The second try after a window ended first: at least twice as many senders, planned for a whole window. */
-export function retryConcurrency(previous: number, count: number, latencyMs: number, wholeWindowMs: number): number {
-  return Math.min(MAX_CONCURRENCY, Math.max(previous * 2, concurrencyFor(count, latencyMs, wholeWindowMs)));
+/**
+ * What one sender took per request in the try that just ended: its time over the responses it
+ * got, times the senders that shared them. More than an exchange's latency when the client itself
+ * is slow to send the next (a starved machine), and that, not the latency, is what a window runs
+ * out on.
+ */
+export function achievedPaceMs(elapsedMs: number, senders: number, answered: number): number {
+  return answered > 0 ? (Math.max(0, elapsedMs) * senders) / answered : 0;
+}
+
+/**
+ * The second try after a window ended first: at least twice as many senders, planned for a whole
+ * window at the slower of the latency and the pace the first try achieved (achievedPaceMs).
+ */
+export function retryConcurrency(previous: number, count: number, latencyMs: number, wholeWindowMs: number, paceMs = 0): number {
+  return Math.min(MAX_CONCURRENCY, Math.max(previous * 2, concurrencyFor(count, Math.max(latencyMs, paceMs), wholeWindowMs)));
 }
 
 export function planBurst(inputs: BurstInputs): BurstPlan {

@@ -10,7 +10,7 @@ import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
-import { retryConcurrency, retrySpendCap, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { achievedPaceMs, retryConcurrency, retrySpendCap, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
@@ -86,6 +86,8 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   let spentBeforeRetry: number | undefined;
   let latest: Exchange | undefined;
   let inFlight = 0;
+  /** Responses the burst has had so far: with the time since it started, the pace it achieves. */
+  let received = 0;
   // Remaining of the most recently sent request that was answered: more than it + 1 in flight
   // would only add 429s after the first (a Remaining above the limit under test is ignored).
   let newest = { seq: 0, remaining: Number.POSITIVE_INFINITY };
@@ -95,6 +97,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
 
   const onResponse = (ex: Exchange): void => {
     latest = ex;
+    received += 1;
     const remaining = header(ex, 'x-ratelimit-remaining');
     if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
     const event = tally.add(burstResponseOf(ex));
@@ -114,7 +117,9 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
         };
       } else {
         const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? SPEC_WINDOW_MS;
-        const next = retryConcurrency(concurrency.at(-1) ?? 1, plan.tested.limit + 1, ex.elapsedMs, whole);
+        const senders = concurrency.at(-1) ?? 1;
+        const pace = achievedPaceMs(Date.now() - started, senders, received);
+        const next = retryConcurrency(senders, plan.tested.limit + 1, ex.elapsedMs, whole, pace);
         concurrency.push(next);
         spentBeforeRetry = spent;
         spendCap = retrySpendCap(plan, spent);
