@@ -17,6 +17,7 @@ import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../sr
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
+import { recoveryStep } from '../src/session/recovery.js';
 import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -126,19 +127,10 @@ describe('8 limits', () => {
   crossCuttingTest('RATE-006', is429, async (t) => {
     const throttledBy = throttled;
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
-    // The client's retry of the limit probe waited exactly Retry-After: it is the recovery check (a 429 to it is in the ledger).
-    const retried = t.session.client.exchanges.find((e) => e.retryOf === throttledBy.seq);
-    if (retried !== undefined) return judgeRecovery(t, throttledBy, retried);
-    // The mid-run burst's 429 was followed at once by the request at exactly Retry-After.
-    const recovery = t.session.topUp?.recovery;
-    if (recovery !== undefined && t.session.topUp?.result.throttled === throttledBy) return judgeRecovery(t, throttledBy, recovery);
-    const retryAt = retryAfterPassesAt(throttledBy);
-    const value = throttledBy.response?.headers['retry-after'];
-    if (retryAt === undefined) return t.inconclusive(`the 429 of exchange ${throttledBy.seq} gave no usable Retry-After (RATE-005), so there is no moment to retry at`);
-    const maxWaitMs = t.session.config.maxWaitMs;
-    if (retryAt - Date.now() > maxWaitMs) {
-      return t.inconclusive(`Retry-After ${JSON.stringify(value)} asks for a longer wait than the ${maxWaitMs / 1000} s allowed (--max-wait)`);
-    }
+    const { session } = t;
+    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp === undefined ? undefined : { throttled: session.topUp.result.throttled, recovery: session.topUp.recovery }, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+    if (step.kind === 'cannot') return t.inconclusive(step.reason);
+    if (step.kind === 'judge') return judgeRecovery(t, throttledBy, step.ex);
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
     judgeRecovery(t, throttledBy, ex);
