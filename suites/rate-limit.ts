@@ -128,7 +128,7 @@ describe('8 limits', () => {
     const throttledBy = throttled;
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
     const { session } = t;
-    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp === undefined ? undefined : { throttled: session.topUp.result.throttled, recovery: session.topUp.recovery }, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
     if (step.kind === 'cannot') return t.inconclusive(step.reason);
     if (step.kind === 'judge') return judgeRecovery(t, throttledBy, step.ex);
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.

@@ -23,7 +23,7 @@ describe('RATE-006: the request judged as sent after Retry-After', () => {
     expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, retry] })).toEqual({ kind: 'cannot', reason });
     // The mid-run top-up: its next request waited the same backoff.
     const recovery = after(11);
-    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { throttled: throttledBy, recovery } })).toEqual({ kind: 'cannot', reason });
+    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { result: { throttled: throttledBy }, recovery } })).toEqual({ kind: 'cannot', reason });
     // Nor an unreadable one.
     expect(recoveryStep({ ...base, throttledBy: refused({ 'retry-after': 'soon' }), exchanges: [] }).kind).toBe('cannot');
   });
@@ -37,9 +37,9 @@ describe('RATE-006: the request judged as sent after Retry-After', () => {
   it('is the top-up\'s next request when its 429 is the one judged, and not another 429\'s', () => {
     const throttledBy = refused({ 'retry-after': '2' });
     const recovery = after(11);
-    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { throttled: throttledBy, recovery } })).toEqual({ kind: 'judge', ex: recovery });
+    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { result: { throttled: throttledBy }, recovery } })).toEqual({ kind: 'judge', ex: recovery });
     const other = refused({ 'retry-after': '2' });
-    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { throttled: other, recovery } })).toEqual({ kind: 'send', retryAt: NOW_MS + 2 + 2_000 });
+    expect(recoveryStep({ ...base, throttledBy, exchanges: [throttledBy, recovery], topUp: { result: { throttled: other }, recovery } })).toEqual({ kind: 'send', retryAt: NOW_MS + 2 + 2_000 });
   });
 
   it('is sent at Retry-After when nothing waited for it yet, unless that is beyond --max-wait', () => {

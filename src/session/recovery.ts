@@ -16,8 +16,8 @@ export type RecoveryStep =
 export interface RecoveryInputs {
   throttledBy: Exchange;
   exchanges: readonly Exchange[];
-  /** The request the mid-run top-up sent after its 429, and that 429. */
-  topUp?: { throttled?: Exchange | undefined; recovery?: Exchange | undefined } | undefined;
+  /** The mid-run top-up (Session.topUp): its 429, and the request it sent after it. */
+  topUp?: { result: { throttled?: Exchange | undefined }; recovery?: Exchange | undefined } | undefined;
   nowMs: number;
   maxWaitMs: number;
 }
@@ -32,7 +32,7 @@ export function recoveryStep({ throttledBy, exchanges, topUp, nowMs, maxWaitMs }
   const retried = exchanges.find((e) => e.retryOf === throttledBy.seq);
   if (retried !== undefined) return { kind: 'judge', ex: retried };
   // The mid-run burst's 429 was followed at once by the request at exactly Retry-After.
-  if (topUp?.recovery !== undefined && topUp.throttled === throttledBy) return { kind: 'judge', ex: topUp.recovery };
+  if (topUp?.recovery !== undefined && topUp.result.throttled === throttledBy) return { kind: 'judge', ex: topUp.recovery };
   if (retryAt - nowMs > maxWaitMs) {
     return { kind: 'cannot', reason: `Retry-After ${JSON.stringify(throttledBy.response?.headers['retry-after'])} asks for a longer wait than the ${maxWaitMs / 1000} s allowed (--max-wait)` };
   }
