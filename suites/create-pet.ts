@@ -51,6 +51,12 @@ interface CreateContext {
   /** Inputs for which a 400 is reasonable (empty or very long name): the spec sets no rule on names. */
   nameEdges: ReadonlySet<NewPetInput>;
   created: number;
+  /**
+   * The first creation of a category the server did not show: once there is one, the server does
+   * not check categories against those it holds, and a 400 for another unknown one is no reading
+   * of an unknown category.
+   */
+  unshownCreated?: { categoryId: bigint; exchange: Exchange };
   /** The pet each fixed example created, for an example that takes its name (NewPetInput.nameOf). */
   byExample: Map<NewPetInput, Created>;
 }
@@ -77,13 +83,20 @@ function refusedHeldName(status: number | string | undefined, held: Created, ex:
 
 /** Why a 400 for this valid NewPet is a reasonable reading, or undefined when it is not. */
 function refusalReading(input: NewPetInput, ctx: CreateContext): string | undefined {
-  if (!ctx.shown.has(input.categoryId)) return `the server refused categoryId ${input.categoryId} it does not show: reading it as an unknown category`;
+  if (!ctx.shown.has(input.categoryId) && ctx.unshownCreated === undefined) return `the server refused categoryId ${input.categoryId} it does not show: reading it as an unknown category`;
   if (ctx.nameEdges.has(input)) return `the server refused a name of ${[...input.name].length} characters: the spec sets no rule on names, so this is recorded, not failed`;
   const around = input.nameInOtherCase;
   if (around !== undefined) {
     return `the server refused a NewPet that also has the members "${around.before[0]}" and "${around.after[0]}": member names are case-sensitive, so ignoring them and refusing the body are both reasonable readings; recorded, not failed`;
   }
   return undefined;
+}
+
+/** Why a refused unknown category is no reading of an unknown category: the server created one before. */
+function unknownCategoryAccepted(input: NewPetInput, ctx: CreateContext): string | undefined {
+  const earlier = ctx.unshownCreated;
+  if (earlier === undefined || ctx.shown.has(input.categoryId)) return undefined;
+  return `categoryId ${input.categoryId}: the server does not check categories against those it holds, as it created a pet of categoryId ${earlier.categoryId}, which no pet showed either (exchange #${earlier.exchange.seq})`;
 }
 
 /** The input as this request sends it: its own marker, or the name of the earlier pet it is to share (NewPetInput.nameOf). */
@@ -106,7 +119,7 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   if (status === 400 && reading !== undefined) return [...noted, observation('CREATE-001', reading, ex.seq)];
   if (status !== 201) {
     if (held !== undefined) return [refusedHeldName(status ?? ex.error?.code, held, ex)];
-    return [...noted, violation('CREATE-001', `Received ${status ?? ex.error?.code} for a valid NewPet / Expected 201${reading === undefined ? '' : ' (or 400)'}`, ex.seq)];
+    return [...noted, violation('CREATE-001', `Received ${status ?? ex.error?.code} for a valid NewPet / Expected 201${reading === undefined ? '' : ' (or 400)'}`, ex.seq, unknownCategoryAccepted(input, ctx))];
   }
   const body = jsonBody(ex);
   if (body === undefined || !body.ok || !isJsonObject(body.value)) {
@@ -114,6 +127,7 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   }
   const pet = body.value;
   ctx.created += 1;
+  if (!ctx.shown.has(input.categoryId)) ctx.unshownCreated ??= { categoryId: input.categoryId, exchange: ex };
   ctx.byExample.set(given, { pet, exchange: ex });
   ctx.shown.add(input.categoryId);
   t.session.recordCreated(pet, ex);
@@ -311,7 +325,7 @@ describe('4.2 createPet', () => {
         },
         {
           runs: plan.invalidCreate,
-          examples: invalidNewPetExamples().map((input) => ({ label: input.kind, input })),
+          examples: invalidNewPetExamples().map((input) => ({ label: input.label, input })),
           classes: 'invalid classes',
           classOf: (input) => input.kind,
           // Each is refused (or not) on its own; the bracket is the creations before the first and after the last.

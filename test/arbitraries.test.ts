@@ -74,14 +74,29 @@ describe('invalidNewPetBody', () => {
     expect([...kinds].sort()).toEqual([...INVALID_NEW_PET_KINDS].sort());
   });
 
-  test('has one example per class, each invalid', () => {
+  test('has every edge of every class as an example, each invalid', () => {
     const examples = invalidNewPetExamples();
-    expect(examples.map((e) => e.kind)).toEqual([...INVALID_NEW_PET_KINDS]);
+    expect([...new Set(examples.map((e) => e.kind))]).toEqual([...INVALID_NEW_PET_KINDS]);
+    expect(new Set(examples.map((e) => e.label)).size).toBe(examples.length);
     for (const example of examples) {
       const parsed = parseJson(example.body);
       if (parsed.ok) expect(validate('NewPet', parsed.value), example.kind).not.toEqual([]);
     }
     const byKind = Object.fromEntries(examples.map((e) => [e.kind, e]));
+    const byLabel = Object.fromEntries(examples.map((e) => [e.label, e.body]));
+    // The falsy member of every JSON type each field forbids, and the coercible members, every run.
+    for (const field of ['name', 'categoryId', 'status']) {
+      const sent = examples.filter((e) => e.kind.startsWith(`${field}-`)).map((e) => e.body);
+      const falsy = ['0', '""', 'false', 'null', '[]', '{}'].filter((v) => !(field === 'name' && v === '""') && !(field === 'categoryId' && v === '0'));
+      for (const value of falsy) expect(sent.some((body) => body.includes(`"${field}":${value}`)), `${field} ${value}`).toBe(true);
+    }
+    expect(byLabel['status-outside-enum ""']).toContain('"status":""');
+    expect(byLabel['status-number']).toContain('"status":0');
+    expect(byLabel['status-boolean']).toContain('"status":false');
+    expect(byLabel['categoryId-string "12"']).toContain('"categoryId":"12"');
+    expect(byLabel['categoryId-fraction']).toContain('"categoryId":1.5');
+    expect(byLabel['name-number 1']).toContain('"name":1,');
+    expect(byLabel['status-array ["available"]']).toContain('"status":["available"]');
     expect(byKind['empty']?.body).toBe('');
     expect(byKind['null-or-number']?.body).toBe('null');
     expect(byKind['categoryId-above-int64']?.body).toContain('"categoryId":9223372036854775808');
@@ -152,7 +167,9 @@ describe('newPetExamples', () => {
     expect(new Set(examples.map((e) => e.input.status))).toEqual(new Set([...statusValues(), undefined]));
     expect(examples.find((e) => e.label === 'empty-name')?.input.name).toBe('');
     expect([...(examples.find((e) => e.label === 'long-unicode-name')?.input.name ?? '')].length).toBeGreaterThan(200);
-    expect(examples.filter((e) => e.nameEdge).map((e) => e.label)).toEqual(['empty-name', 'long-unicode-name']);
+    // The falsy members the schema allows must be created: only the long name may be refused.
+    expect(examples.filter((e) => e.nameEdge).map((e) => e.label)).toEqual(['long-unicode-name']);
+    expect(examples.find((e) => e.label === 'categoryId-0')?.input.categoryId).toBe(0n);
     for (const e of examples) {
       const parsed = parseJson(newPetBody({ ...e.input, name: withMarker(e.input.name, 'pc-x-1-') }));
       expect(parsed.ok && validate('NewPet', parsed.value), e.label).toEqual([]);

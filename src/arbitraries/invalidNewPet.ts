@@ -13,20 +13,14 @@ import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '..
 import { statusValues } from '../interface/openapi.js';
 import { MARKER_SLOT } from './marker.js';
 import { withFieldsInCase } from './member-case.js';
+import { newPetTypeMatrix } from './type-matrix.js';
 
-
-type WrongType = 'number' | 'fraction' | 'string' | 'boolean' | 'null' | 'object' | 'array';
-
-/** The wrong JSON types of each field, with the values that stand for them (the first is the example). */
-const WRONG_TYPES: ReadonlyArray<readonly [string, ReadonlyArray<readonly [WrongType, [JsonValue, ...JsonValue[]]]>]> = [
-  ['name', [['number', [42, 0, -7]], ['boolean', [true, false]], ['null', [null]], ['object', [{ first: 'Rex' }, {}]], ['array', [['Rex'], []]]]],
-  ['categoryId', [['string', ['12', '']], ['fraction', [1.5, -0.25]], ['boolean', [true]], ['null', [null]], ['object', [{ id: 1 }]], ['array', [[1], []]]]],
-  ['status', [['number', [1, 0]], ['boolean', [true]], ['null', [null]], ['object', [{}]], ['array', [['available'], []]]]],
-];
 
 export interface InvalidNewPetBody {
   /** The class, e.g. "categoryId-above-int64" or "name-null". */
   kind: string;
+  /** The case's name: the class, and the member sent where the class has several edges ("status-number 0"). */
+  label: string;
   /** Exactly what to send, with MARKER_SLOT where the marker goes; may be empty or not JSON at all. */
   body: string;
   contentType: string;
@@ -47,10 +41,9 @@ export function refusedBodyStatus(): string {
 }
 
 const ABSENT = Symbol('absent');
-type Transform = (pet: JsonObject) => JsonValue;
 
 function replacing(fields: readonly string[], value: JsonValue | typeof ABSENT): Transform {
-  return (pet) => {
+  return (pet): JsonValue => {
     const copy: JsonObject = { ...pet };
     for (const field of fields) {
       if (value === ABSENT) delete copy[field];
@@ -65,12 +58,12 @@ function namesMarkedPet(value: JsonValue): boolean {
   return isJsonObject(value) && typeof value['name'] === 'string' && value['name'].startsWith(MARKER_SLOT);
 }
 
-function fromJson(kind: string, value: JsonValue): InvalidNewPetBody {
-  return { kind, body: stringifyJson(value), contentType: CONTENT_TYPE, carriesMarker: namesMarkedPet(value) };
+function fromJson(kind: string, value: JsonValue, label = kind): InvalidNewPetBody {
+  return { kind, label, body: stringifyJson(value), contentType: CONTENT_TYPE, carriesMarker: namesMarkedPet(value) };
 }
 
-function fromText(kind: string, body: string): InvalidNewPetBody {
-  return { kind, body, contentType: CONTENT_TYPE, carriesMarker: body.includes(MARKER_SLOT) };
+function fromText(kind: string, body: string, label = kind): InvalidNewPetBody {
+  return { kind, label, body, contentType: CONTENT_TYPE, carriesMarker: body.includes(MARKER_SLOT) };
 }
 
 /** A valid NewPet, which each class then breaks in one way. */
@@ -89,13 +82,15 @@ const examplePet = (): JsonObject => ({ name: `${MARKER_SLOT}example`, categoryI
 type Render = (pet: JsonObject) => string;
 
 /**
- * How each class is generated. The first variant of each is its example, so the examples and the
- * arbitrary cannot disagree.
+ * How each class is generated. Every member of `edges` is sent in every run, whatever the seed
+ * (the known edges of the class); `more` only adds what the seed draws, so the seed adds cases and
+ * never decides which edge is tried. A transform's `shows` names it in the case's label.
  */
+type Transform = ((pet: JsonObject) => JsonValue) & { shows?: string };
 type KindSpec =
-  | { kind: string; texts: [string, ...string[]] }
-  | { kind: string; transforms: [Transform, ...Transform[]] }
-  | { kind: string; renders: [Render, ...Render[]] };
+  | { kind: string; texts: [string, ...string[]]; more?: string[] }
+  | { kind: string; transforms: [Transform, ...Transform[]]; more?: Transform[] }
+  | { kind: string; renders: [Render, ...Render[]]; more?: Render[] };
 
 /** A valid NewPet followed by other bytes. */
 const followedBy = (tail: string): Render => (pet) => stringifyJson(pet) + tail;
@@ -103,69 +98,68 @@ const followedBy = (tail: string): Render => (pet) => stringifyJson(pet) + tail;
 /** Two valid NewPets, both named with the request's marker: a pet stored from either half is traced to it (CREATE-004). */
 const backToBack = (gap: string): Render => (pet) => stringifyJson(pet) + gap + stringifyJson({ ...pet, name: `${String(pet['name'])}-second` });
 
-const values = (fields: readonly string[], given: [JsonValue, ...JsonValue[]]): [Transform, ...Transform[]] => {
-  const [first, ...rest] = given;
-  return [replacing(fields, first), ...rest.map((v) => replacing(fields, v))];
-};
+/** The field set to the value, the value named in the label. */
+const setting = (field: string, value: JsonValue): Transform => Object.assign(replacing([field], value), { shows: stringifyJson(value) });
+
+const settings = (field: string, given: readonly JsonValue[]): Transform[] => given.map((v) => setting(field, v));
+
+/** Every forbidden JSON type of every NewPet field, from the schema (type-matrix.ts). */
+const TYPE_CLASSES: KindSpec[] = newPetTypeMatrix().map(({ field, className, edges, more }) => {
+  const [first, ...rest] = edges;
+  return { kind: className, transforms: [setting(field, first), ...settings(field, rest)], more: settings(field, more) };
+});
 
 const SPECS: readonly KindSpec[] = [
   { kind: 'empty', texts: [''] },
   {
     kind: 'not-json',
-    texts: [
-      `{"name":"${MARKER_SLOT}truncated","categoryId":1`,
-      `name=${MARKER_SLOT}form&categoryId=1`,
-      `{name: '${MARKER_SLOT}js', categoryId: 1}`,
-      `<pet><name>${MARKER_SLOT}xml</name><categoryId>1</categoryId></pet>`,
-      'undefined',
-    ],
+    texts: [`{"name":"${MARKER_SLOT}truncated","categoryId":1`],
+    more: [`name=${MARKER_SLOT}form&categoryId=1`, `{name: '${MARKER_SLOT}js', categoryId: 1}`, `<pet><name>${MARKER_SLOT}xml</name><categoryId>1</categoryId></pet>`, 'undefined'],
   },
   // Both are read as the first NewPet by a decoder that stops after one value (Go's json.Decoder).
-  { kind: 'trailing-bytes', renders: [followedBy(' trailing'), followedBy('x'), followedBy(','), followedBy(']'), followedBy(' }')] },
-  { kind: 'two-newpets-back-to-back', renders: [backToBack(''), backToBack('\n'), backToBack(' ')] },
+  { kind: 'trailing-bytes', renders: [followedBy(' trailing')], more: [followedBy('x'), followedBy(','), followedBy(']'), followedBy(' }')] },
+  { kind: 'two-newpets-back-to-back', renders: [backToBack('')], more: [backToBack('\n'), backToBack(' ')] },
   // A bare number fails every stack we know of as null or an array does (no member to read, or a
   // decoder's type error), so only the random runs draw it: the fixed example is null, which some
   // decoders turn into an empty struct rather than an error.
-  { kind: 'null-or-number', texts: ['null', '42', '0', '-1.5', '1e400'] },
-  { kind: 'array', transforms: [(pet) => [pet], () => [], (pet) => [pet, pet]] },
+  { kind: 'null-or-number', texts: ['null'], more: ['42', '0', '-1.5', '1e400'] },
+  { kind: 'array', transforms: [(pet) => [pet]], more: [() => [], (pet) => [pet, pet]] },
   { kind: 'name-missing', transforms: [replacing(['name'], ABSENT)] },
   { kind: 'categoryId-missing', transforms: [replacing(['categoryId'], ABSENT)] },
   // Member names are case-sensitive: to a server reading them as such this body lacks both fields
   // (the class "both missing", which it replaces); one matching them ignoring case creates a pet.
   {
     kind: 'name-and-categoryId-in-another-case',
-    transforms: [
-      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'upper'),
-      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'capitalised'),
-      (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'flipped'),
-    ],
+    transforms: [(pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'upper')],
+    more: [(pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'capitalised'), (pet) => withFieldsInCase(pet, ['name', 'categoryId'], 'flipped')],
   },
-  ...WRONG_TYPES.flatMap(([field, types]) => types.map(([type, given]): KindSpec => ({ kind: `${field}-${type}`, transforms: values([field], given) }))),
-  { kind: 'categoryId-above-int64', transforms: values(['categoryId'], [INT64_MAX + 1n, 2n ** 64n, 10n ** 30n]) },
-  { kind: 'categoryId-below-int64', transforms: values(['categoryId'], [INT64_MIN - 1n, -(2n ** 64n), -(10n ** 30n)]) },
-  // Case variants ("AVAILABLE") are left out: a server may reasonably read them as the enum value.
-  { kind: 'status-outside-enum', transforms: values(['status'], ['adopted', '', 'unknown', 'for sale']) },
+  ...TYPE_CLASSES,
+  // 2^63 is the edge: a uint64 or a double parser takes it (INT64_MAX as a double is 2^63).
+  { kind: 'categoryId-above-int64', transforms: [replacing(['categoryId'], INT64_MAX + 1n)], more: settings('categoryId', [2n ** 64n, 10n ** 30n]) },
+  { kind: 'categoryId-below-int64', transforms: [replacing(['categoryId'], INT64_MIN - 1n)], more: settings('categoryId', [-(2n ** 64n), -(10n ** 30n)]) },
 ];
 
 export const INVALID_NEW_PET_KINDS: readonly string[] = SPECS.map((spec) => spec.kind);
 
 function specArbitrary(spec: KindSpec): fc.Arbitrary<InvalidNewPetBody> {
-  if ('texts' in spec) return fc.constantFrom(...spec.texts).map((t) => fromText(spec.kind, t));
-  if ('renders' in spec) return fc.tuple(basePet(), fc.constantFrom(...spec.renders)).map(([pet, render]) => fromText(spec.kind, render(pet)));
-  return fc.tuple(basePet(), fc.constantFrom(...spec.transforms)).map(([pet, transform]) => fromJson(spec.kind, transform(pet)));
+  if ('texts' in spec) return fc.constantFrom(...spec.texts, ...(spec.more ?? [])).map((t) => fromText(spec.kind, t));
+  if ('renders' in spec) return fc.tuple(basePet(), fc.constantFrom(...spec.renders, ...(spec.more ?? []))).map(([pet, render]) => fromText(spec.kind, render(pet)));
+  return fc.tuple(basePet(), fc.constantFrom(...spec.transforms, ...(spec.more ?? []))).map(([pet, transform]) => fromJson(spec.kind, transform(pet)));
 }
 
-function specExample(spec: KindSpec): InvalidNewPetBody {
-  if ('texts' in spec) return fromText(spec.kind, spec.texts[0]);
-  if ('renders' in spec) return fromText(spec.kind, spec.renders[0](examplePet()));
-  return fromJson(spec.kind, spec.transforms[0](examplePet()));
+/** Every edge of the class, each named by the class, and by the member sent where there are several. */
+function specExamples(spec: KindSpec): InvalidNewPetBody[] {
+  const label = (i: number, count: number, shows: string | undefined): string => (count === 1 ? spec.kind : `${spec.kind} ${shows ?? `#${i + 1}`}`);
+  if ('texts' in spec) return spec.texts.map((t, i, all) => fromText(spec.kind, t, label(i, all.length, JSON.stringify(t))));
+  if ('renders' in spec) return spec.renders.map((render, i, all) => fromText(spec.kind, render(examplePet()), label(i, all.length, undefined)));
+  return spec.transforms.map((transform, i, all) => fromJson(spec.kind, transform(examplePet()), label(i, all.length, transform.shows)));
 }
 
 export function invalidNewPetBody(): fc.Arbitrary<InvalidNewPetBody> {
   return fc.oneof(...SPECS.map((spec) => specArbitrary(spec)));
 }
 
-/** One concrete body per class, sent before the random ones so every class is tried in every run. */
+/** Every edge of every class, sent before the random ones so every edge is tried in every run. */
 export function invalidNewPetExamples(): InvalidNewPetBody[] {
-  return SPECS.map((spec) => specExample(spec));
+  return SPECS.flatMap((spec) => specExamples(spec));
 }

@@ -1,7 +1,8 @@
 /**
  * Valid NewPets: names that stress Unicode handling, categoryIds the server already shows (or,
  * when it shows none, across the whole int64 range), status present or not. The fixed edge
- * examples (int64 bounds, ±(2^53+1), empty and long names, each status) are sent in every run.
+ * examples (int64 bounds, ±(2^53+1), categoryId 0, empty and long names, each status) are sent
+ * in every run.
  */
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../interface/int64.js';
@@ -143,9 +144,10 @@ export interface NewPetExample {
   label: string;
   input: NewPetInput;
   /**
-   * True for the empty and the very long name: the spec sets no rule on names, so a 400 is a
-   * reasonable answer (CREATE-001). A 400 for a categoryId the server does not show is reasonable
-   * too, whichever example carries it; the suite knows which categories are shown.
+   * True for the very long name: the spec sets no rule on names, and a store's column may hold
+   * fewer characters, so a 400 is a reasonable answer (CREATE-001). A 400 for a categoryId the
+   * server does not show is reasonable too, whichever example carries it, until the server creates
+   * a pet of a category it does not show; the suite knows which categories are shown.
    */
   nameEdge: boolean;
 }
@@ -171,22 +173,25 @@ export function newPetExamples(known: bigint): NewPetExample[] {
     const status = statuses[i % statuses.length];
     return { label, input: { name: `${MARKER_SLOT}${label}`, categoryId, ...(status === undefined ? {} : { status }) }, nameEdge: false };
   });
-  // The empty name cannot carry a marker: it is identified by the id its 201 returns, and never
-  // counts as a refused request whose marker a listing could show.
+  // The falsy members the schema allows (type-matrix.ts: what `||` and `!x` read as absent): the
+  // spec sets names no minimum length and categoryIds no minimum, so both must be created. The
+  // empty name cannot carry a marker: it is identified by the id its 201 returns, and never counts
+  // as a refused request whose marker a listing could show.
   const names: NewPetExample[] = [
-    { label: 'empty-name', input: { name: '', categoryId: known }, nameEdge: true },
+    { label: 'empty-name', input: { name: '', categoryId: known }, nameEdge: false },
     { label: 'long-unicode-name', input: { name: `${MARKER_SLOT}${LONG_NAME}`, categoryId: known }, nameEdge: true },
+    { label: 'categoryId-0', input: { name: `${MARKER_SLOT}categoryId-0`, categoryId: 0n }, nameEdge: false },
   ];
   const [available, pending, sold, noStatus] = basic;
   const [above53, below53, int64Max, int64Min] = int64;
-  const [emptyName, longName] = names;
+  const [emptyName, longName, zeroCategory] = names;
   // In the order CREATE-001's groups of three go out together (Session.together): the first holds
   // the two pets a fetch can show most of (CREATE-002 fetches the largest group, the one worth most
   // among groups as large), the second only categories the server shows, so that three creations
   // overlap on a server that refuses unknown categories too. A group goes out once the one before
   // is answered, so the second's "sold" can take the name the first's "available" pet holds by then.
   const soldNameHeld = sold === undefined || available === undefined ? undefined : nameAlreadyHeld(sold, available);
-  return [available, nameBesideOtherCases(known, statuses[0]), above53, pending, soldNameHeld, noStatus, below53, int64Max, int64Min, emptyName, longName].filter(
+  return [available, nameBesideOtherCases(known, statuses[0]), above53, pending, soldNameHeld, noStatus, below53, int64Max, int64Min, emptyName, longName, zeroCategory].filter(
     (example): example is NewPetExample => example !== undefined,
   );
 }

@@ -140,6 +140,11 @@ export function newPetRequired(): readonly string[] {
   return strings(componentSchema('NewPet')['required'], 'NewPet.required');
 }
 
+/** The schema itself, or the component schema its $ref names. */
+export function resolvedSchema(schema: JsonSchema): JsonSchema {
+  return schema['$ref'] === undefined ? schema : referencedSchema(schema['$ref']);
+}
+
 function referencedSchema(ref: unknown): JsonSchema {
   const target = text(ref, '$ref');
   if (!target.startsWith(COMPONENT_SCHEMA_REF)) throw new Error(`openapi.yaml: unsupported $ref ${target}`);
