@@ -325,7 +325,7 @@ describe('4.2 createPet', () => {
         },
         {
           runs: plan.invalidCreate,
-          examples: invalidNewPetExamples().map((input) => ({ label: input.label, input })),
+          examples: invalidNewPetExamples().map((input) => ({ label: input.label, className: input.kind, input })),
           classes: 'invalid classes',
           classOf: (input) => input.kind,
           // Each is refused (or not) on its own; the bracket is the creations before the first and after the last.

@@ -69,10 +69,11 @@ describe.concurrent('create-and-store variants', () => {
     const run = await runVariant(variant('several-invalid-classes-accepted'));
     const messages = (requirement(run, 'CREATE-003')?.evidence ?? []).map((e) => e.message);
     const summary = messages.find((m) => m.includes('invalid classes mishandled'));
-    expect(summary).toMatch(/^8 invalid classes mishandled: /);
-    for (const kind of ['categoryId-missing', 'categoryId-string', 'status-outside-enum']) {
-      expect(summary).toContain(`${kind} (201)`);
-      expect(messages.some((m) => m.startsWith(`${kind}: Received 201`))).toBe(true);
+    // Eight classes, each with every edge the server mishandled (status outside the enum: "" and "adopted").
+    expect(summary).toMatch(/^8 invalid classes mishandled \(10 cases\): /);
+    for (const label of ['categoryId-missing', 'categoryId-string "12"', 'status-outside-enum ""', 'status-outside-enum "adopted"']) {
+      expect(summary).toContain(`${label} (201)`);
+      expect(messages.some((m) => m.startsWith(`${label}: Received 201`))).toBe(true);
     }
   });
 

@@ -60,6 +60,8 @@ export function clientStop(error: unknown): { code: string; message: string } | 
 export interface PropertyExample<T> {
   label: string;
   input: T;
+  /** The class the example is an edge of, where a class has several ("status-number" of "status-number 0"). */
+  className?: string;
 }
 
 export interface PropertyOptions<T> {
@@ -175,7 +177,7 @@ export class RequirementRun {
     // An entry that only carries a model-based sequence (src/conformance/sequence.ts) replays no property.
     const replay = entry !== undefined && (entry.sequence === undefined || entry.path !== '') ? entry : undefined;
     const seed = replay?.seed ?? deriveSeed(this.session.config.seed, this.id);
-    const failed: { label: string; violations: Finding[] }[] = [];
+    const failed: { label: string; className: string; violations: Finding[] }[] = [];
     let stopped: string | undefined;
     let completed = 0;
     /** Runs the probe; undefined when the client stopped the run. */
@@ -207,7 +209,7 @@ export class RequirementRun {
       else for (const [index, example] of examples.entries()) await tryExample(example, index);
       examples.forEach((example, index) => {
         const own = outcomes[index];
-        if (own !== undefined && own.length > 0) failed.push({ label: example.label, violations: own });
+        if (own !== undefined && own.length > 0) failed.push({ label: example.label, className: example.className ?? example.label, violations: own });
       });
     }
     let failing: Finding[] | undefined;
@@ -225,7 +227,8 @@ export class RequirementRun {
     if (details?.failed === true && failing === undefined) throw details.errorInstance ?? new Error('property failed');
     if (details?.failed === true && failing !== undefined) {
       const input = details.counterexample?.[0];
-      failed.push({ label: `random ${input === undefined || options.classOf === undefined ? 'input' : options.classOf(input)} (shrunk)`, violations: failing });
+      const className = input === undefined || options.classOf === undefined ? 'input' : options.classOf(input);
+      failed.push({ label: `random ${className} (shrunk)`, className, violations: failing });
       this.#meta.property = {
         counterexample: display(details.counterexample?.[0]),
         seed,
@@ -233,7 +236,9 @@ export class RequirementRun {
         numRuns: details.numRuns,
       };
     }
-    if (failed.length > 1) this.fail(`${failed.length} ${options.classes ?? 'classes'} mishandled: ${failed.map((f) => `${f.label} (${this.#answer(f.violations)})`).join(', ')}`);
+    const classes = new Set(failed.map((f) => f.className)).size;
+    const cases = classes === failed.length ? '' : ` (${failed.length} cases)`;
+    if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${cases}: ${failed.map((f) => `${f.label} (${this.#answer(f.violations)})`).join(', ')}`);
     for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
