@@ -72,7 +72,7 @@ describe.concurrent('create-and-store variants', () => {
     // Eight classes, each with every edge the server mishandled (status outside the enum: "" and "adopted").
     expect(summary).toMatch(/^8 invalid classes mishandled \(10 cases\): /);
     for (const label of ['categoryId-missing', 'categoryId-string "12"', 'status-outside-enum ""', 'status-outside-enum "adopted"']) {
-      expect(summary).toContain(`${label} (201)`);
+      expect(summary).toContain(`${label} (answered 201)`);
       expect(messages.some((m) => m.startsWith(`${label}: Received 201`))).toBe(true);
     }
   });

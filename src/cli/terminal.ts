@@ -8,6 +8,7 @@ import { DESELECTED } from '../conformance/reasons.js';
 import { sequenceText, STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
 import { requestsPhrase } from '../report/requests-phrase.js';
+import { commonCausesOf } from '../catalog.js';
 
 export interface Style {
   colour: boolean;
@@ -46,21 +47,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
   const failures = report.requirements.filter((r) => r.status === 'fail');
   if (failures.length > 0) {
     lines.push('', 'Failures:');
-    for (const r of failures) {
-      lines.push(`  ${r.id} (${r.level}, § ${r.section}) ${r.title}`);
-      const first = r.evidence.find((e) => e.kind === 'violation');
-      if (first !== undefined) {
-        lines.push(`    ${first.message}`);
-        if (first.exchange !== undefined) {
-          const ex = first.exchange;
-          lines.push(`    sent:     ${ex.request.method} ${ex.request.url}`);
-          lines.push(`    received: ${ex.response === undefined ? ex.error?.code ?? 'no response' : `${ex.response.status} ${ex.response.body.slice(0, 160)}`}`);
-          lines.push(`    reproduce: ${ex.curl}`);
-        }
-      }
-      if (r.property !== undefined) lines.push(`    shrunk input: ${r.property.counterexample}  (seed ${r.property.seed}, path ${r.property.path})`);
-      if (r.sequence !== undefined) lines.push(...sequenceText(r.sequence).map((line) => `    ${line}`));
-    }
+    for (const r of failures) lines.push(...failureLines(r));
   }
   const s = report.summary;
   lines.push(
@@ -68,12 +55,48 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
     paint(style, VERDICT_CODES[report.verdict], report.verdictLine),
     `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${requestsPhrase(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
-  if (report.keyUse !== undefined) lines.push(keyUseLine(report.keyUse));
+  if (report.keyUse !== undefined && !report.target.embedded) lines.push(keyUseLine(report.keyUse));
   for (const o of report.observations) if (o.notable === true) lines.push(`Note (${o.requirement}): ${o.message}`);
   for (const e of report.runErrors) lines.push(`run error: ${e}`);
   if (report.createdPetIds.length > 0) lines.push(`created pets (name prefix pc-${report.runId}-): ${report.createdPetIds.length}`);
   for (const p of reportPaths) lines.push(`report: ${p}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Violations shown with their exchange on the console; the rest are counted (summary.md and report.json list them). */
+const SHOWN_WITH_EXCHANGE = 2;
+
+/** "Received X / Expected Y" as two lines a reader can compare; any other message as it is. */
+function receivedExpected(message: string): string[] {
+  const match = /^(?:(?<label>[^:]+): )?(?<lead>.*?)Received (?<got>.+?) \/ Expected (?<want>.+)$/s.exec(message);
+  const groups = match?.groups;
+  if (groups === undefined) return [message];
+  const head = `${groups['label'] === undefined ? '' : `${groups['label']}: `}${groups['lead'] ?? ''}`.trim();
+  return [...(head === '' ? [] : [head]), `  received: ${groups['got'] ?? ''}`, `  expected: ${groups['want'] ?? ''}`];
+}
+
+/** A failing requirement as the console shows it: what was received and expected, what was sent, a curl line, and a common cause's fix. */
+function failureLines(r: RequirementResult): string[] {
+  const lines = [`  ${r.id} (${r.level}, § ${r.section}) ${r.title}`];
+  const violations = r.evidence.filter((e) => e.kind === 'violation');
+  const summary = violations.find((v) => v.exchange === undefined);
+  if (summary !== undefined) lines.push(`    ${summary.message}`);
+  const withExchange = violations.filter((v) => v.exchange !== undefined);
+  for (const v of withExchange.slice(0, SHOWN_WITH_EXCHANGE)) {
+    const ex = v.exchange;
+    if (ex === undefined) continue;
+    lines.push(...receivedExpected(v.message).map((line) => `    ${line}`));
+    lines.push(`      sent:      ${ex.request.method} ${ex.request.url}`);
+    lines.push(`      answered:  ${ex.response === undefined ? ex.error?.code ?? 'no response' : `${ex.response.status} ${ex.response.body.slice(0, 160)}`}`);
+    lines.push(`      reproduce: ${ex.curl}`);
+  }
+  const more = withExchange.length - SHOWN_WITH_EXCHANGE;
+  if (more > 0) lines.push(`    … and ${more} more (summary.md and report.json list each)`);
+  if (summary === undefined && withExchange.length === 0 && violations[0] !== undefined) lines.push(`    ${violations[0].message}`);
+  for (const c of commonCausesOf(r.id, violations.map((v) => v.message))) lines.push(`    common cause: ${c.cause}`, `    how stacks fix it: ${c.fix}`);
+  if (r.property !== undefined) lines.push(`    shrunk input: ${r.property.counterexample}  (seed ${r.property.seed}, path ${r.property.path})`);
+  if (r.sequence !== undefined) lines.push(...sequenceText(r.sequence).map((line) => `    ${line}`));
+  return lines;
 }
 
 const HALT_HEADLINES: Record<NonNullable<Report['halted']>['reason'], string> = {
