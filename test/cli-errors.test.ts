@@ -111,6 +111,12 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expectShortConsole(result);
   });
 
+  it('a rejected key given with --api-key says to check --api-key, not the environment', async () => {
+    const { result, report } = await runWithReport(['--base-url', server.baseUrl, '--api-key', 'pc-mistyped-key'], {});
+    expectOneLineUsageError(result, /^petstore-conformance: the API key was rejected \(401\): check --api-key$/);
+    expectHaltedReport(report, 'bad-key');
+  });
+
   it('a base URL without /v1 stops with the corrected URL when <base>/v1/pets answers', async () => {
     const base = server.baseUrl.replace(/\/v1$/, '');
     const before = server.requests;

@@ -22,6 +22,8 @@ export interface RunOptions {
   /** Undefined: run against the embedded reference server. */
   baseUrl?: string;
   apiKey?: string;
+  /** Where the key came from, as the user would name it ("--api-key", "PETSTORE_API_KEY"): a rejected key's line points there. */
+  apiKeySource?: string;
   reportDir: string;
   reporters: ReporterName[];
   seed: number;
@@ -336,6 +338,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'] ?? file.baseUrl;
   const baseUrl = rawUrl === undefined || rawUrl === '' ? undefined : validateBaseUrl(rawUrl);
   const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'] ?? (file.apiKeyEnv === undefined ? undefined : env[file.apiKeyEnv]);
+  const apiKeySource =
+    v['api-key'] !== undefined ? '--api-key' : env['PETSTORE_API_KEY'] !== undefined ? 'PETSTORE_API_KEY' : file.apiKeyEnv === undefined || config === undefined ? undefined : `${showableVariable(file.apiKeyEnv)} (${config.name}'s apiKeyEnv)`;
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
   const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? 'json,junit,markdown,html');
@@ -371,7 +375,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const caFile = v.ca ?? fromFile(file.ca);
   const options = {
     ...(baseUrl === undefined ? {} : { baseUrl }),
-    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
+    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey, ...(apiKeySource === undefined ? {} : { apiKeySource }) }),
     reportDir: v['report-dir'] ?? fromFile(file.reportDir) ?? 'conformance-report',
     reporters,
     seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),

@@ -92,7 +92,7 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const summaryPath = await appendStepSummary(report, io.env, await renderContextOfFile(reportJson));
   if (summaryPath !== undefined) paths.push(summaryPath);
   const style = styleFor(io.stdout, io.env);
-  const halted = haltLine(report, reportJson);
+  const halted = haltLine(report, reportJson, command.apiKeySource);
   if (nothingJudged(report)) {
     // At most three lines in all: what was tested, why nothing was judged and the fix, where the table is.
     io.stderr.write(`petstore-conformance: ${halted}\n`);

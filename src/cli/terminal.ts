@@ -9,6 +9,7 @@ import { sequenceText, STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
 import { requestsPhrase } from '../report/requests-phrase.js';
 import { commonCausesOf } from '../catalog.js';
+import { BAD_KEY_MESSAGE } from '../session/preflight.js';
 
 export interface Style {
   colour: boolean;
@@ -131,7 +132,7 @@ function haltFix(halt: NonNullable<Report['halted']>, message: string): string |
  * cannot tell "stopped answering" from "could not start"), with the fix when there is one. A run
  * stopped by a signal names its partial report (`reportJson`, report.json's path) instead.
  */
-export function haltLine(report: Report, reportJson?: string): string | undefined {
+export function haltLine(report: Report, reportJson?: string, keySource?: string): string | undefined {
   const halt = report.halted;
   if (halt === undefined) return undefined;
   if (halt.signal !== undefined) {
@@ -139,7 +140,9 @@ export function haltLine(report: Report, reportJson?: string): string | undefine
     const where = reportJson === undefined ? 'see report.json' : `the partial report is ${reportJson}`;
     return `run stopped by ${halt.signal}: ${judged} requirements judged, ${halt.unjudged.length} not (nothing more was sent); ${where}`;
   }
-  const message = (halt.message.split('\n')[0] ?? '').trim();
+  const said = (halt.message.split('\n')[0] ?? '').trim();
+  // The worker names the environment variable; the key may have come from elsewhere.
+  const message = halt.reason === 'bad-key' && keySource !== undefined ? said.replace(BAD_KEY_MESSAGE, BAD_KEY_MESSAGE.replace('PETSTORE_API_KEY', keySource)) : said;
   const fix = haltFix(halt, message);
   const reason = fix === undefined ? message : `${message}; ${fix}`;
   if (HALT_HEADLINES[halt.reason] === '') return reason;
