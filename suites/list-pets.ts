@@ -13,14 +13,11 @@ import { petsOf } from '../src/checks/pet-shape.js';
 import type { Finding } from '../src/checks/finding.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { limitInRange } from '../src/arbitraries/limits.js';
-import { invalidStatusValue } from '../src/arbitraries/statusFilter.js';
+import { FIXED_INVALID_STATUS, invalidStatusValue } from '../src/arbitraries/statusFilter.js';
 import { listLimits, statusValues } from '../src/interface/openapi.js';
 import fc from 'fast-check';
 import { expectedPageLength } from './support.js';
 import { judgeSequences } from './model-sequences.js';
-
-/** A status no PetStatus value resembles, sent by every run. */
-const FIXED_INVALID_STATUS = 'adopted';
 
 type Query = Array<[string, string]>;
 
