@@ -105,8 +105,8 @@ describe('replay', () => {
     const replayed = JSON.parse(replayText) as Report;
     expect(replayed.replayOf?.digest).toBe(digest);
     expect(replayed.replayOf?.path).toBe(input);
-    expect(replayed.replayOf?.requirements).toEqual(['CREATE-001', 'LIST-002']);
-    expect(replayed.replayOf?.findingsResent.map((f) => f.requirement)).toEqual(['CREATE-001', 'LIST-002']);
+    expect([...(replayed.replayOf?.requirements ?? [])].sort()).toEqual(['CREATE-001', 'LIST-002']);
+    expect(replayed.replayOf?.findingsResent.map((f) => f.requirement).sort()).toEqual(['CREATE-001', 'LIST-002']);
     // LIST-002 (the default page) has no single-exchange judge: the replay says the re-run alone decides it.
     expect(replayed.replayOf?.cannotDecide.map((c) => c.requirement)).toContain('LIST-002');
     const notRun = replayed.requirements.filter((r) => r.status === 'not-exercised');

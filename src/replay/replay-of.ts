@@ -5,6 +5,7 @@
  */
 import { DESELECTED, NOT_REPLAYED } from '../conformance/reasons.js';
 import type { ReplayOf, Report } from '../report/types.js';
+import { verdictLine } from '../report/verdict-line.js';
 import { hasJudge } from './judge.js';
 import type { RequirementReplay } from './verdict.js';
 
@@ -34,10 +35,7 @@ export function replayOfRecord(input: ReplayInput): ReplayOf {
 /** The re-run's report as a replay's: marked with replayOf, its unselected requirements "not replayed". */
 export function asReplayReport(report: Report, replayOf: ReplayOf): Report {
   const relabel = <T extends { reason?: string }>(r: T): T => (r.reason === DESELECTED ? { ...r, reason: NOT_REPLAYED } : r);
-  return {
-    ...report,
-    requirements: report.requirements.map(relabel),
-    notExercised: report.notExercised.map(relabel),
-    replayOf,
-  };
+  const relabelled = { ...report, requirements: report.requirements.map(relabel), notExercised: report.notExercised.map(relabel), replayOf };
+  // The verdict line names why requirements were not exercised: it is worded again from the new reasons.
+  return { ...relabelled, verdictLine: verdictLine(relabelled) };
 }
