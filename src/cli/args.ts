@@ -63,9 +63,11 @@ export interface RenderOptions {
 }
 
 /** Re-send the failing exchanges of a saved report, re-run its failing tests, and say fixed, still failing or could not tell. */
-export interface ReplayOptions extends Omit<RunOptions, 'command'> {
+export interface ReplayOptions extends Omit<RunOptions, 'command' | 'reportDir'> {
   command: 'replay';
   reportFile: string;
+  /** Absent: a directory of the replay's own beside the input (src/cli/replay.ts), never the input's. */
+  reportDir?: string;
 }
 
 /** Compare two saved reports: regressions, fixes, level, evidence and run-context changes. */
@@ -373,10 +375,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const maxRequests = v['max-requests'] ?? text(file.maxRequests);
   const deadline = v.deadline ?? text(file.deadline);
   const caFile = v.ca ?? fromFile(file.ca);
+  const givenReportDir = v['report-dir'] ?? fromFile(file.reportDir);
   const options = {
     ...(baseUrl === undefined ? {} : { baseUrl }),
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey, ...(apiKeySource === undefined ? {} : { apiKeySource }) }),
-    reportDir: v['report-dir'] ?? fromFile(file.reportDir) ?? 'conformance-report',
+    reportDir: givenReportDir ?? 'conformance-report',
     reporters,
     seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly,
@@ -397,7 +400,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     riskBreakingStore,
     ...reachOf(v, env, config, baseUrl),
   };
-  if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
+  if (subcommand === 'replay' && reportFile !== undefined) {
+    const { reportDir: _default, ...rest } = options;
+    return { command: 'replay', reportFile, ...rest, ...(givenReportDir === undefined ? {} : { reportDir: givenReportDir }) };
+  }
   return { command: 'run', ...options };
 }
 

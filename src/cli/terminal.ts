@@ -4,7 +4,8 @@
  * Colour only on a TTY and never with NO_COLOR.
  */
 import type { Report, RequirementResult, RequirementStatus } from '../report/types.js';
-import { DESELECTED } from '../conformance/reasons.js';
+import { DESELECTED, NOT_REPLAYED } from '../conformance/reasons.js';
+import { replayBanner } from '../report/replay-banner.js';
 import { sequenceText, STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
 import { requestsPhrase } from '../report/requests-phrase.js';
@@ -33,8 +34,12 @@ function label(r: RequirementResult): RequirementStatus | 'warn' {
 export function renderSummary(report: Report, reportPaths: readonly string[], style: Style): string {
   const lines: string[] = [];
   let section = '';
-  const deselected = report.requirements.filter((r) => r.status === 'not-exercised' && r.reason === DESELECTED).length;
-  for (const r of report.requirements.filter((x) => !(x.status === 'not-exercised' && x.reason === DESELECTED))) {
+  const left = (reason: string): number => report.requirements.filter((r) => r.status === 'not-exercised' && r.reason === reason).length;
+  const deselected = left(DESELECTED);
+  const notReplayed = left(NOT_REPLAYED);
+  const banner = replayBanner(report);
+  if (banner !== undefined) lines.push(banner);
+  for (const r of report.requirements.filter((x) => !(x.status === 'not-exercised' && (x.reason === DESELECTED || x.reason === NOT_REPLAYED)))) {
     if (r.section !== section) {
       section = r.section;
       lines.push(`  § ${section}`);
@@ -45,6 +50,7 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
     lines.push(`    ${paint(style, CODES[r.status], text.padEnd(13))} ${r.id.padEnd(11)} ${r.title}${note}`);
   }
   if (deselected > 0) lines.push(`  (${deselected} requirements deselected by --only)`);
+  if (notReplayed > 0) lines.push(`  (${notReplayed} requirements not replayed: they did not fail in the replayed report)`);
   const failures = report.requirements.filter((r) => r.status === 'fail');
   if (failures.length > 0) {
     lines.push('', 'Failures:');

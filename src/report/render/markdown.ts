@@ -25,6 +25,7 @@ import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
+import { replayBanner } from '../replay-banner.js';
 import { requestsPhrase } from '../requests-phrase.js';
 import { commonCausesOf } from '../../catalog.js';
 
@@ -78,7 +79,9 @@ function digest(context: RenderContext): string[] {
 
 function header(report: Report, context: RenderContext): string[] {
   const s = report.summary;
+  const banner = replayBanner(report);
   return [
+    ...(banner === undefined ? [] : [`## ${inline(banner)}`, '']),
     `# ${inline(report.spec.title)} ${inline(report.spec.version)}: conformance of ${code(report.target.baseUrl)}`,
     '',
     `**${inline(report.verdictLine)}**`,
