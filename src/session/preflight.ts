@@ -6,6 +6,7 @@
  */
 import { isClientError } from '../http/errors.js';
 import type { Exchange } from '../http/exchange.js';
+import { speaksTls } from '../http/speaks-tls.js';
 import type { Session } from './session.js';
 
 export const BAD_KEY_MESSAGE = 'the API key was rejected (401): check PETSTORE_API_KEY';
@@ -90,6 +91,22 @@ export function preflightOnce(session: Session): Promise<void> {
   return running;
 }
 
+/** nginx's answer to plain HTTP on its TLS port (others' say much the same). */
+const PLAIN_HTTP_TO_TLS_PORT = /plain HTTP request was sent to HTTPS port|speak plain HTTP to an SSL-enabled server|client sent an HTTP request to an HTTPS server/i;
+
+/**
+ * An http:// base URL on a port that speaks TLS: the server answers the plain request with a 400
+ * that says so, or cannot parse it at all (a reset, an alert), and then answers a TLS handshake.
+ */
+async function tlsPort(session: Session, base: URL, census: Exchange | undefined): Promise<boolean> {
+  if (base.protocol !== 'http:') return false;
+  const response = census?.response;
+  if (response !== undefined) return response.status === 400 && PLAIN_HTTP_TO_TLS_PORT.test(response.bodyText);
+  // No response: the census failed in transport (a halted client has its own reason already).
+  if (session.client.stopped !== undefined || session.config.proxy?.route !== undefined) return false;
+  return speaksTls(base.hostname.replace(/^\[|\]$/g, ''), base.port === '' ? 80 : Number(base.port), session.config.timeoutMs);
+}
+
 export async function preflight(session: Session): Promise<void> {
   const census = await censusExchange(session);
   if (census?.response?.status === 401) {
@@ -97,6 +114,12 @@ export async function preflight(session: Session): Promise<void> {
     return;
   }
   const base = new URL(session.config.baseUrl);
+  if (await tlsPort(session, base, census)) {
+    const https = new URL(base.href);
+    https.protocol = 'https:';
+    session.client.stop('wrong-base-url', `${base.host} speaks TLS, not plain HTTP: use https://, --base-url ${https.href.replace(/\/+$/, '')}`);
+    return;
+  }
   const basePath = base.pathname.replace(/\/+$/, '');
   const status = census?.response?.status;
   // With a base ending in /pets the listing's path is getPet's, for the pet id "pets": its 400 is no listing either.
