@@ -26,7 +26,7 @@ export interface SendRequest {
   method: HttpMethod;
   /** "/pets" or "/pets/123", appended to the base URL's path as given (not re-encoded). */
   path: string;
-  /** Default false: `path` is taken from the origin, not the base URL's path (the preflight's look for the right base). */
+  /** Default false: `path` is taken from the origin, not the base URL's path (the preflight's look for the right base); the exchange's `target` is then the path from the origin, its `url` exact as always. */
   fromOrigin?: boolean;
   /** Ordered; names and values are percent-encoded here. An empty value gives "limit=". */
   query?: Array<[string, string]>;
