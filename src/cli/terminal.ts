@@ -126,6 +126,7 @@ function haltFix(halt: NonNullable<Report['halted']>, message: string): string |
     if (message.startsWith('proxy ')) return 'check the proxy URL and that the proxy is running and reachable from here';
     if (/^the proxy .* refused to open a tunnel/.test(message)) return 'ask for the target to be let through the proxy, or list it in NO_PROXY to go direct';
     if (/^the proxy .* could not reach/.test(message)) return 'check --base-url, and that the proxy can reach the server';
+    if (message.endsWith('use http://')) return undefined;
     if (message.startsWith('TLS error')) return message.includes('the IP address') ? 'the server needs a certificate whose subjectAltName lists this IP address' : 'the server needs a certificate valid for this host name';
     return 'check --base-url and that the server is running and reachable from here';
   }
