@@ -84,6 +84,15 @@ export interface PropertyOptions<T> {
   examplesTogether?: boolean | 'groups';
 }
 
+/**
+ * What a property's cases amount to. A property that tried no case has shown nothing: its pass
+ * would rest on no exchange at all, so it is inconclusive with that reason.
+ */
+export function casesJudged(examples: number, completed: number): { detail: string; inconclusive?: string } {
+  const detail = `${examples} fixed examples and ${completed - examples} random runs`;
+  return completed === 0 ? { detail, inconclusive: `judged on 0 cases (${detail}): nothing was tried` } : { detail };
+}
+
 export class RequirementRun {
   readonly id: string;
   readonly session: Session;
@@ -251,11 +260,10 @@ export class RequirementRun {
     for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
-    const cases = `${options.examples?.length ?? 0} fixed examples and ${completed - (options.examples?.length ?? 0)} random runs`;
-    this.restOn({ exchanges: this.exchangesSent, cases: completed, detail: cases });
-    // A property that tried no case has shown nothing: its pass would rest on no exchange at all.
-    if (completed === 0) this.inconclusive(`judged on 0 cases (${cases}): nothing was tried`);
-    this.observe(`${cases} (seed ${seed})`);
+    const cases = casesJudged(options.examples?.length ?? 0, completed);
+    this.restOn({ exchanges: this.exchangesSent, cases: completed, detail: cases.detail });
+    if (cases.inconclusive !== undefined) this.inconclusive(cases.inconclusive);
+    this.observe(`${cases.detail} (seed ${seed})`);
   }
 
   /** The status (or transport error) of the exchange a violation cites. */
@@ -407,6 +415,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
       const size = capped.response === undefined ? 0 : bodyChars(capped.response);
       stop = new Stop('inconclusive', `the response body of exchange #${capped.seq} (${capped.request.method} ${capped.request.target}) exceeded the ${size}-character cap, so it could not be judged`);
     }
+    if (stop === undefined && meta.restsOn === undefined) run.restOn({ exchanges: run.exchangesSent });
     if (stop !== undefined) {
       meta.verdict = stop.verdict;
       meta.reason = stop.reason;
