@@ -415,7 +415,8 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
       const size = capped.response === undefined ? 0 : bodyChars(capped.response);
       stop = new Stop('inconclusive', `the response body of exchange #${capped.seq} (${capped.request.method} ${capped.request.target}) exceeded the ${size}-character cap, so it could not be judged`);
     }
-    if (stop === undefined && meta.restsOn === undefined) run.restOn({ exchanges: run.exchangesSent });
+    // A test may judge exchanges an earlier one sent for the session (the shared listing): those it cited count too.
+    if (stop === undefined && meta.restsOn === undefined) run.restOn({ exchanges: Math.max(run.exchangesSent, run.cited.length) });
     if (stop !== undefined) {
       meta.verdict = stop.verdict;
       meta.reason = stop.reason;
