@@ -39,6 +39,8 @@ describe('a run stopped after its first response', () => {
       for (const id of CROSS_CUTTING) {
         const r = report.requirements.find((x) => x.id === id);
         expect(r?.status, id).toBe('inconclusive');
+        expect(r?.reason, id).toBe('the run was stopped (SIGINT) before this was judged');
+        expect(report.halted?.unjudged, id).toContain(id);
       }
       const junit = renderJunit(report);
       for (const id of CROSS_CUTTING) {

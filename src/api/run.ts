@@ -222,9 +222,7 @@ function isAborted(signal: AbortSignal | undefined): boolean {
 function afterStop(outcomes: readonly TestOutcome[], stop: RunStop): TestOutcome[] {
   return outcomes.map((o) => {
     const brokenByCancel = o.internalError !== undefined && /aborted/i.test(o.internalError);
-    // A test that reached its own verdict on what it saw (restsOn, no client stop) keeps its reason.
-    const judged = o.restsOn !== undefined && o.stoppedBy === undefined && o.cancelled !== true;
-    const cutShort = o.status === 'inconclusive' && !judged && (o.cancelled === true || o.halt?.reason === stop.reason);
+    const cutShort = o.status === 'inconclusive' && (o.cancelled === true || o.halt?.reason === stop.reason);
     if (!brokenByCancel && !cutShort) return o;
     const { internalError: _dropped, cancelled: _cancelled, ...rest } = o;
     return { ...rest, status: 'inconclusive', reason: stop.unjudged, stoppedBy: 'PC_HALTED' };

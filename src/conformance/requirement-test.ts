@@ -454,8 +454,11 @@ export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean
       // After a stop only the responses before it were judged; a full run judges far more, so a
       // pass here would claim what the run never saw. A violation found stays a failure.
       const halt = t.session.client.stopped;
+      // The stop's reason is the verdict's (src/api/run.ts afterStop); what was judged goes to restsOn.
       if (halt !== undefined && STOPPED_FROM_OUTSIDE.has(halt.reason)) {
-        t.inconclusive(`judged on ${seen.length} responses before the stop; a full run judges every response`);
+        const partial = `judged on ${seen.length} responses before the stop; a full run judges every response`;
+        t.restOn({ exchanges: seen.length, detail: partial });
+        t.inconclusive(partial);
       }
       t.observe(`checked on ${seen.length} responses`);
     },
