@@ -225,6 +225,13 @@ export interface RunTimeline {
   waits: TimelineWait[];
 }
 
+/** What a verdict rests on: the exchanges judged and, for a property, the cases it ran. */
+export interface RestsOn {
+  exchanges: number;
+  cases?: number;
+  detail?: string;
+}
+
 export interface RequirementResult {
   id: string;
   section: string;
@@ -241,6 +248,8 @@ export interface RequirementResult {
   property?: PropertyFailure;
   /** The failing model-based sequence, when this requirement's failure came from one. */
   sequence?: SequenceFailure;
+  /** What the verdict rests on, summed over the requirement's tests that reached one. */
+  restsOn?: RestsOn;
 }
 
 export interface Observation {
