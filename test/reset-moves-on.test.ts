@@ -1,10 +1,6 @@
-/**
- * RATE-003 over the run (findResetsMovingBack) and the request that makes a stale Reset show
- * whatever the window phase (staleResetProbeAt): pure functions over exchanges.
- */
+/** RATE-003 over the run (findResetsMovingBack): a pure function over exchanges. */
 import { describe, expect, it } from 'vitest';
 import { findResetsMovingBack } from '../src/checks/rate-limit-sequence.js';
-import { STALE_RESET_SHOWS_AFTER_MS, staleResetProbeAt } from '../src/session/recovery.js';
 import { NOW_MS, NOW_S, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 import { violations } from './support/findings.js';
 
@@ -49,23 +45,5 @@ describe('RATE-003: a Reset never moves back', () => {
 
   it('reports one finding per operation however often its Reset moved back', () => {
     expect(findResetsMovingBack([at(1, 0, 9), at(2, 1_000, 6), at(3, 2_000, 3)])).toHaveLength(1);
-  });
-});
-
-describe('RATE-003 on every path: a keyed request far enough past the refill', () => {
-  const recovery = at(5, 0, 3);
-  it('is planned STALE_RESET_SHOWS_AFTER_MS after the served recovery when the run sent none that late', () => {
-    expect(STALE_RESET_SHOWS_AFTER_MS).toBe(5_000);
-    expect(staleResetProbeAt(recovery, [recovery, at(6, 1_000, 3)], NOW_MS, 65_000)).toBe(NOW_MS + 5_000);
-  });
-
-  it('is not needed once a keyed request was sent that late, nor after a refused or unanswered recovery', () => {
-    expect(staleResetProbeAt(recovery, [recovery, at(6, 6_000, 9)], NOW_MS, 65_000)).toBeUndefined();
-    expect(staleResetProbeAt(at(5, 0, 3, { status: 429 }), [], NOW_MS, 65_000)).toBeUndefined();
-    expect(staleResetProbeAt(makeExchange({ seq: 5, noResponse: true }), [], NOW_MS, 65_000)).toBeUndefined();
-  });
-
-  it('is not sent beyond --max-wait', () => {
-    expect(staleResetProbeAt(recovery, [recovery], NOW_MS, 4_000)).toBeUndefined();
   });
 });

@@ -260,8 +260,8 @@ export class RequirementRun {
       };
     }
     const classes = new Set(failed.map((f) => f.className)).size;
-    const cases = classes === failed.length ? '' : ` (${failed.length} cases)`;
-    if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${cases}: ${failed.map((f) => `${f.label} (answered ${this.#answer(f.violations)})`).join(', ')}`);
+    const caseCount = classes === failed.length ? '' : ` (${failed.length} cases)`;
+    if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${caseCount}: ${failed.map((f) => `${f.label} (answered ${this.#answer(f.violations)})`).join(', ')}`);
     for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
