@@ -8,6 +8,10 @@ describe('what a verdict rests on', () => {
     expect(casesJudged(0, 0)).toEqual({ detail: '0 fixed examples and 0 random runs', inconclusive: 'judged on 0 cases (0 fixed examples and 0 random runs): nothing was tried' });
   });
 
+  it('0 cases beside other exchanges the test relied on (a property planned with none): judged on those', () => {
+    expect(casesJudged(0, 0, 2)).toEqual({ detail: '0 fixed examples and 0 random runs' });
+  });
+
   it('any case tried: judged, with the cases it rests on', () => {
     expect(casesJudged(3, 23)).toEqual({ detail: '3 fixed examples and 20 random runs' });
     expect(casesJudged(0, 1).inconclusive).toBeUndefined();

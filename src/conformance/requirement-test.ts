@@ -90,9 +90,14 @@ export interface PropertyOptions<T> {
  * What a property's cases amount to. A property that tried no case has shown nothing: its pass
  * would rest on no exchange at all, so it is inconclusive with that reason.
  */
-export function casesJudged(examples: number, completed: number): { detail: string; inconclusive?: string } {
+/**
+ * What a property's cases give the requirement: inconclusive when it tried none and the test
+ * relied on no other exchange (a property planned with no case is one part of a test that judged
+ * others, as LIST-003's random limits on a Free key beside its fixed listings).
+ */
+export function casesJudged(examples: number, completed: number, otherExchanges = 0): { detail: string; inconclusive?: string } {
   const detail = `${examples} fixed examples and ${completed - examples} random runs`;
-  return completed === 0 ? { detail, inconclusive: `judged on 0 cases (${detail}): nothing was tried` } : { detail };
+  return completed === 0 && otherExchanges === 0 ? { detail, inconclusive: `judged on 0 cases (${detail}): nothing was tried` } : { detail };
 }
 
 export class RequirementRun {
@@ -265,7 +270,7 @@ export class RequirementRun {
     for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
-    const cases = casesJudged(options.examples?.length ?? 0, completed);
+    const cases = casesJudged(options.examples?.length ?? 0, completed, Math.max(this.exchangesSent, this.#cited.length));
     this.restOn({ exchanges: this.exchangesSent, cases: completed, detail: cases.detail });
     if (cases.inconclusive !== undefined) this.inconclusive(cases.inconclusive);
     this.observe(`${cases.detail} (seed ${seed})`);
