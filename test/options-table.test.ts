@@ -96,6 +96,7 @@ describe('a bad value names where it came from', () => {
     expect(refusal([], { PETSTORE_MAX_REQUESTS: 'lots' })).toBe('PETSTORE_MAX_REQUESTS must be an integer, got "lots"');
     expect(refusal(['--max-requests', 'lots'], { [FLAGS_FROM_ACTION_VARIABLE]: '1' })).toBe('Action input max-requests must be an integer, got "lots"');
     expect(refusal(['--timeout', '0'], { [FLAGS_FROM_ACTION_VARIABLE]: '1' })).toBe('--timeout must be between 1 and 600000, got 0');
+    expect(refusal(['--risk-breaking-store', '--read-only'], { [FLAGS_FROM_ACTION_VARIABLE]: '1' })).toBe('Action input risk-breaking-store cannot be used with Action input read-only: its probes are createPets');
     expect(refusal([], { PETSTORE_MAX_WAIT: '3601' })).toBe('PETSTORE_MAX_WAIT must be between 0 and 3600, got 3601');
     expect(refusal(['--base-url', 'not a url'], { PETSTORE_API_KEY: 'k' })).toBe('--base-url is not a valid URL: "not a url"');
     expect(refusal([], { PETSTORE_BASE_URL: 'ftp://h.test/v1', PETSTORE_API_KEY: 'k' })).toBe('PETSTORE_BASE_URL must use http or https, got "ftp:"');

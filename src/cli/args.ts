@@ -10,7 +10,7 @@ import { checkRiskBreakingStore, ConformanceUsageError, DEFAULTS, requestBudget,
 import { loadConfigFile, showableVariable, type ConfigFile } from './config-file.js';
 import { GatewayHeaderError, mergeGatewayHeaders, parseHeaderLine, type GatewayHeader } from '../http/gateway-headers.js';
 import { environmentProxy, parseProxyUrl, ProxyConfigError } from '../http/proxy-route.js';
-import { DEFAULT_REPORTERS, FLAGS_FROM_ACTION_VARIABLE, OPTIONS, REPORTERS, type FlagName, type OptionSpec, type ReporterName } from '../options/table.js';
+import { DEFAULT_REPORTERS, FLAGS_FROM_ACTION_VARIABLE, OPTIONS, optionEntries, REPORTERS, type FlagName, type OptionCommand, type OptionSpec, type ReporterName } from '../options/table.js';
 import { flagSource, nearestFlag, PARSE_ARGS_OPTIONS, sourceName, USAGE, type ValueSource } from '../options/help.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
@@ -157,7 +157,13 @@ function diffCommand(files: readonly string[], format: string | undefined, outpu
   return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
 }
 
-const ATTESTATION_FLAGS = { attest: ['key', 'output', 'predicate'], verify: ['envelope', 'public-key'] } as const;
+/** The flags the option table gives to a command. */
+function flagsOf(command: OptionCommand): FlagName[] {
+  return optionEntries().flatMap(([flag, o]) => (o.commands.includes(command) ? [flag] : []));
+}
+
+/** The flags only attest and verify take. */
+const ATTESTATION_ONLY: readonly FlagName[] = optionEntries().flatMap(([flag, o]) => (o.commands.every((c) => c === 'attest' || c === 'verify') ? [flag] : []));
 
 function fileFlag(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
   const value = values[name];
@@ -166,7 +172,7 @@ function fileFlag(values: Readonly<Record<string, unknown>>, name: string): stri
 }
 
 function attestationCommand(name: 'attest' | 'verify', files: readonly string[], values: Readonly<Record<string, unknown>>): AttestOptions | VerifyOptions {
-  const allowed: readonly string[] = ATTESTATION_FLAGS[name];
+  const allowed: readonly string[] = flagsOf(name);
   const foreign = Object.keys(values).find((flag) => values[flag] !== undefined && !allowed.includes(flag));
   if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to ${name}`);
   const [reportFile, ...extra] = files;
@@ -207,7 +213,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
   if (subcommand === 'attest' || subcommand === 'verify') return attestationCommand(subcommand, parsed.positionals.slice(1), v);
-  const attestationFlag = ['key', 'predicate', 'envelope', 'public-key'].find((flag) => v[flag as keyof typeof v] !== undefined);
+  const attestationFlag = ATTESTATION_ONLY.find((flag) => v[flag] !== undefined);
   if (attestationFlag !== undefined) throw new UsageError(`--${attestationFlag} applies to attest and verify only`);
   if (subcommand === 'diff') return diffCommand(parsed.positionals.slice(1), v.format, v.output);
   if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format applies to diff only, --output to diff and attest');
@@ -251,7 +257,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const readOnly = v['read-only'] === true || file.readOnly === true;
   const riskBreakingStore = v['risk-breaking-store'] === true || file.riskBreakingStore === true;
   // Named as the user gave them: a flag, or the config file's key (a file's dedicatedKey: false is the only way to say "shared").
-  const named = (flag: string, key: string, fromFlag: boolean): string => (fromFlag || config === undefined ? `--${flag}` : `${config.name}'s ${key}`);
+  const named = (flag: FlagName, key: string, fromFlag: boolean): string => (fromFlag || config === undefined ? sourceName(flagSource(flag, fromAction)) : `${config.name}'s ${key}`);
   checkRiskBreakingStore(
     { riskBreakingStore, readOnly, exhaustDailyQuota, ...(file.dedicatedKey === false && v['dedicated-key'] !== true ? { dedicatedKey: false } : {}) },
     {

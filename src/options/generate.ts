@@ -6,7 +6,7 @@
  */
 import { stringify } from 'yaml';
 import { DEFAULT_REPORTERS, ENVIRONMENT_ONLY, optionEntries, type JsonSchema, type OptionSpec } from './table.js';
-import { helpLines, USAGE_FOOT, USAGE_HEAD } from './help.js';
+import { rangeAndDefault, USAGE_FOOT, USAGE_HEAD } from './help.js';
 
 export const CONFIG_SCHEMA_PATH = 'schemas/config.schema.json';
 export const ACTION_PATH = 'action.yml';
@@ -97,8 +97,7 @@ function commandsOf(o: OptionSpec): string {
 export function cliReferenceText(): string {
   const rows = optionEntries().map(([flag, o]) => {
     const name = `${o.short === undefined ? '' : `\`-${o.short}\`, `}\`--${flag}${o.placeholder === undefined ? '' : ` ${o.placeholder}`}\``;
-    const text = helpLines(o).join(' ');
-    return `| ${cell(name)} | ${commandsOf(o)} | ${code(o.env)} | ${code(o.config?.key)} | ${code(o.action?.input)} | ${cell(text)} |`;
+    return `| ${cell(name)} | ${commandsOf(o)} | ${code(o.env)} | ${code(o.config?.key)} | ${code(o.action?.input)} | ${rangeAndDefault(o).join('; ')} | ${cell(o.help.join(' '))} |`;
   });
   const environment = ENVIRONMENT_ONLY.map((e) => `| \`${e.env}\` | ${cell(e.help.join(' '))} |`);
   return [
@@ -118,8 +117,8 @@ export function cliReferenceText(): string {
     '`--max-requests`, `PETSTORE_MAX_REQUESTS`, `config file x.json: maxRequests` or `Action input max-requests`. An unknown',
     'flag gets the nearest known one ("did you mean"), and so does an unknown config key.',
     '',
-    '| Flag | Commands | Environment | Config key | Action input | What it does |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| Flag | Commands | Environment | Config key | Action input | Range, default | What it does |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
     `Reporters default to \`${DEFAULT_REPORTERS}\`; \`json\` is always written. The API key is never a config key or an Action input:`,

@@ -32,13 +32,17 @@ function flagColumn(flag: FlagName, o: OptionSpec): string {
   return `  ${name}`.padEnd(TEXT_COLUMN - 1);
 }
 
-/** What every option's help says besides its text: where else the value may come from and its default. */
-export function helpSuffix(o: OptionSpec): string | undefined {
-  const parts = [
-    ...(o.env === undefined ? [] : [`env ${o.env}`]),
+/** An option's range and default, as the help and docs/cli.md say them: "1 to 600000; default 10000". */
+export function rangeAndDefault(o: OptionSpec): string[] {
+  return [
     ...(o.integer === undefined ? [] : [o.integer.max === Number.MAX_SAFE_INTEGER ? `at least ${o.integer.min}` : `${o.integer.min} to ${o.integer.max}`]),
     ...(o.default === undefined ? [] : [`default ${o.default}`]),
   ];
+}
+
+/** What every option's help says besides its text: where else the value may come from, its range and default. */
+export function helpSuffix(o: OptionSpec): string | undefined {
+  const parts = [...(o.env === undefined ? [] : [`env ${o.env}`]), ...rangeAndDefault(o)];
   return parts.length === 0 ? undefined : `(${parts.join('; ')})`;
 }
 
