@@ -242,7 +242,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? DEFAULT_REPORTERS);
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
-  const plan = resolvePlan(v.plan ?? file.plan);
+  const plan = planOf(given('plan'));
 
   if (subcommand === 'report' && reportFile !== undefined) {
     return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
@@ -300,6 +300,16 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     return { command: 'replay', reportFile, ...rest, ...(givenReportDir === undefined ? {} : { reportDir: givenReportDir }) };
   }
   return { command: 'run', ...options };
+}
+
+/** The plan, canonical; a malformed one is refused naming where it came from (the library's message names --plan). */
+function planOf(given: Given | undefined): Plan | undefined {
+  try {
+    return resolvePlan(given?.raw);
+  } catch (error) {
+    if (error instanceof ConformanceUsageError && given !== undefined) throw new UsageError(error.message.replace(/^--plan\b/, sourceName(given.source)));
+    throw error;
+  }
 }
 
 /** An option's value from its flag, else its environment variable (empty is unset), else the config file. */
