@@ -5,8 +5,10 @@
  * ranges (src/api/options.ts) and the CLI reference (docs/cli.md) are derived from it
  * (src/options/generate.ts writes the committed ones; test/options-table.test.ts fails on drift).
  *
- * A leaf module: it imports nothing of the library, so the library and the CLI can both read it.
+ * A leaf module: it imports nothing of the library at run time (a type only), so the library and
+ * the CLI can both read it.
  */
+import type { ConformanceOptions } from '../api/options.js';
 
 export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl', 'har'] as const;
 export type ReporterName = (typeof REPORTERS)[number];
@@ -28,7 +30,7 @@ export interface IntegerRange {
    * The library's option (src/api/options.ts): its name, and its unit as the flag's times `scale`;
    * its range is the flag's times `scale`, but for `min` where the library's finer unit allows less.
    */
-  library: { name: string; scale: number; min?: number };
+  library: { name: keyof ConformanceOptions & string; scale: number; min?: number };
 }
 
 export interface OptionSpec {
@@ -354,7 +356,7 @@ export function optionOf(flag: FlagName): OptionSpec {
 }
 
 /** An integer option's range in the library's unit. */
-export function libraryRange(flag: FlagName): { name: string; min: number; max: number } {
+export function libraryRange(flag: FlagName): { name: keyof ConformanceOptions & string; min: number; max: number } {
   const range = (OPTIONS[flag] as OptionSpec).integer;
   if (range === undefined) throw new Error(`--${flag} is not an integer option`);
   const { name, scale, min } = range.library;
