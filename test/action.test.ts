@@ -329,7 +329,16 @@ describe('the action run against servers', () => {
     const run = await runAction({ 'base-url': good.baseUrl, plan: 'custom:abc' });
     expect(run.code).toBe(2);
     expect(run.outputs.get('exit-code')).toBe('2');
-    expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance: --plan must be free, pro, business or custom:PER_MINUTE/PER_DAY (for example custom:500/50000), got "custom:abc"']);
+    expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance: Action input plan must be free, pro, business or custom:PER_MINUTE/PER_DAY (for example custom:500/50000), got "custom:abc"']);
+  });
+
+  it('a value the CLI refuses is named by its input, not by the flag the script passed it as', async () => {
+    const run = await runAction({ 'max-requests': 'lots' });
+    expect(run.code).toBe(2);
+    expect(run.outputs.get('exit-code')).toBe('2');
+    expect(run.stderr.trim().split('\n')).toEqual(['petstore-conformance: Action input max-requests must be an integer, got "lots"']);
+    const url = await runAction({ 'base-url': 'ftp://staging.test/v1' });
+    expect(url.stderr.trim().split('\n')).toEqual(['petstore-conformance: Action input base-url must use http or https, got "ftp:"']);
   });
 
   it('a cancelled job (SIGINT to the step\'s entry process only, as the runner sends it): the CLI stops, writes its reports, and every output is still set (exit-code 130)', async () => {

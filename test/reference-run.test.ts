@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadCatalog } from '../src/catalog.js';
 import type { Report } from '../src/report/types.js';
-import { runCli, stderrBesidesProgress, type CliResult } from './support/cli.js';
+import { consoleVerdictLine, runCli, stderrBesidesProgress, type CliResult } from './support/cli.js';
+import { CONSOLE_COLUMNS, verdictLineWithin } from '../src/report/verdict-line.js';
 import { reportSchemaErrors } from './support/report-schema.js';
 import { tempDirs } from './support/temp-dirs.js';
 
@@ -77,8 +78,14 @@ describe('the full run against the embedded reference server', () => {
     }
   });
 
-  it('prints the verdict line of report.json and the report path', () => {
-    expect(result.stdout).toContain(`\n${report.verdictLine}\n`);
+  it('prints the verdict line of report.json fitted to one line of 100 columns, each opt-in hint once (on its row), and the report path', () => {
+    const line = consoleVerdictLine(result);
+    expect(line).toBe(verdictLineWithin(report, CONSOLE_COLUMNS));
+    expect(line).toBe(`CONFORMS: ${report.summary.pass} of ${report.requirements.length} requirements pass; not exercised: ${NOT_EXERCISED_BY_DEFAULT.join(', ')}`);
+    expect(line?.length).toBeLessThanOrEqual(CONSOLE_COLUMNS);
+    for (const hint of ['opt in with --exhaust-daily-quota', 'opt in with --risk-breaking-store', "name the key's plan with --plan"]) {
+      expect(result.stdout.split(hint).length - 1, hint).toBe(1);
+    }
     expect(result.stdout).toMatch(/0 fail/);
     expect(result.stdout).toMatch(/report: .*report\.json/);
   });

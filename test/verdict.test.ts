@@ -3,8 +3,9 @@
  * not-exercised list, the one verdict line, and the exit code derived from them.
  */
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { exitCodeOf, verdictOf } from '../src/report/build.js';
-import { choiceOf } from '../src/report/verdict-line.js';
+import { choiceOf, CONSOLE_COLUMNS, verdictLineWithin } from '../src/report/verdict-line.js';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { finish, passingReport, requirement } from './support/report-factory.js';
 import { stoppedReport } from '../src/api/halt.js';
@@ -71,6 +72,57 @@ describe('verdictOf', () => {
     const deselected = ['A', 'B', 'C', 'D', 'E', 'F', 'G'].map((x) => req(`LIST-00${x.charCodeAt(0) - 64}`, 'not-exercised', { reason: 'deselected by --only' }));
     expect(verdictOf([req('RATE-001', 'pass'), ...deselected.slice(0, 2)], []).verdictLine).toBe('CONFORMS: 1 of 3 requirements pass; not exercised: LIST-001, LIST-002 (deselected by --only)');
     expect(verdictOf([req('RATE-001', 'pass'), ...deselected], []).verdictLine).toBe('CONFORMS: 1 of 8 requirements pass; not exercised: 7 requirements (deselected by --only)');
+  });
+});
+
+const RISK = 'names a store may not survive were not sent; opt in with --risk-breaking-store on a store nobody else uses';
+
+/** What verdictLineWithin reads: the verdict's facts and the requirements they came from. */
+function facts(requirements: RequirementResult[], runErrors: string[] = [], halted?: Report['halted']): ReturnType<typeof verdictOf> & Parameters<typeof verdictLineWithin>[0] {
+  return { ...verdictOf(requirements, runErrors, halted), requirements, runErrors, ...(halted === undefined ? {} : { halted }) };
+}
+
+describe('verdictLineWithin: the console\'s verdict line, on one line of 100 columns', () => {
+  const passes = (n: number): RequirementResult[] => Array.from({ length: n }, (_, i) => req(`LIST-${String(i + 100)}`, 'pass'));
+
+  it('is the whole verdict line when it fits', () => {
+    const f = facts([req('RATE-001', 'pass'), req('RATE-006', 'fail', { level: 'should' })]);
+    expect(verdictLineWithin(f, CONSOLE_COLUMNS)).toBe(f.verdictLine);
+  });
+
+  it('names only the flag of an opt-in when the hint does not fit: its row above carries the hint', () => {
+    const f = facts([...passes(34), req('RATE-007', 'not-exercised', { reason: DAILY })]);
+    expect(f.verdictLine.length).toBeGreaterThan(CONSOLE_COLUMNS);
+    expect(verdictLineWithin(f, CONSOLE_COLUMNS)).toBe('CONFORMS: 34 of 35 requirements pass; not exercised: RATE-007 (--exhaust-daily-quota)');
+  });
+
+  it("a default run's three choices (plan, daily quota, store-breaking names): the ids, and no hint repeated", () => {
+    const f = facts([...passes(34), req('CREATE-005', 'not-exercised', { reason: RISK }), req('RATE-004', 'not-exercised', { reason: NO_PLAN }), req('RATE-007', 'not-exercised', { reason: DAILY })]);
+    expect(verdictLineWithin(f, CONSOLE_COLUMNS)).toBe('CONFORMS: 34 of 37 requirements pass; not exercised: CREATE-005, RATE-004, RATE-007');
+  });
+
+  it('counts what it cannot name, and says the verdict first whatever else went wrong', () => {
+    const many = ['1', '2', '3', '4', '5', '6', '7'].map((n) => req(`AUTH-00${n}`, 'inconclusive', { reason: 'x' }));
+    const halted = { reason: 'wait-too-long' as const, message: 'a long wait', unjudged: [] };
+    const f = facts([...many, ...passes(20), req('RATE-006', 'fail', { level: 'should' }), req('RATE-004', 'not-exercised', { reason: NO_PLAN })], ['e1', 'e2'], halted);
+    expect(verdictLineWithin(f, CONSOLE_COLUMNS)).toBe('NOT VERIFIED: 7 inconclusive; halted (wait-too-long), 2 run errors; 20 of 29 pass; 1 warning');
+    expect(verdictLineWithin(f, 40)).toBe('NOT VERIFIED: 7 inconclusive; halted (w…');
+  });
+
+  it('never goes past the width, and always starts with the verdict', () => {
+    const status = fc.constantFrom<RequirementResult['status']>('pass', 'fail', 'inconclusive', 'not-exercised');
+    const reason = fc.constantFrom(DAILY, NO_PLAN, RISK, 'deselected by --only', 'writes are disabled (--read-only)', 'x');
+    const one = fc.record({ status, reason, should: fc.boolean() });
+    const halt = fc.option(fc.constantFrom<NonNullable<Report['halted']>>({ reason: 'deadline', message: 'm', unjudged: [] }, { reason: 'interrupted', signal: 'SIGINT', message: 'm', unjudged: [] }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.array(one, { maxLength: 60 }), fc.nat({ max: 3 }), halt, fc.integer({ min: 20, max: 140 }), (rows, errors, halted, columns) => {
+        const requirements = rows.map((r, i) => req(`REQ-${String(i).padStart(3, '0')}`, r.status, { level: r.should ? 'should' : 'must', ...(r.status === 'pass' || r.status === 'fail' ? {} : { reason: r.reason }) }));
+        const f = facts(requirements, Array.from({ length: errors }, (_, i) => `error ${i}`), halted);
+        const line = verdictLineWithin(f, columns);
+        expect(line.length).toBeLessThanOrEqual(columns);
+        expect(f.verdictLine.startsWith(line.replace(/…$/, '').split(':')[0] ?? '')).toBe(true);
+      }),
+    );
   });
 });
 

@@ -68,9 +68,10 @@ rm -f "$report_dir/report.json" "$report_dir/report.predicate.json"
 # (action.yml execs it): each signal is passed on to the CLI, which stops the run at the first and
 # writes its reports (exit 130 or 143), and the outputs below are still set. The CLI runs in a process
 # group of its own (set -m), so a signal sent to this script's group does not reach it twice.
+# PETSTORE_FLAGS_FROM_ACTION: every flag here is an input, and the CLI names a bad value by its input.
 code=0
 set -m
-node "$cli" "${args[@]}" &
+PETSTORE_FLAGS_FROM_ACTION=1 node "$cli" "${args[@]}" &
 cli_pid=$!
 set +m
 trap 'kill -INT "$cli_pid" 2>/dev/null || true' INT

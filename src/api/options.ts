@@ -11,13 +11,14 @@ import { parsePlan, PlanError, planLimits, PLAN_FORM, type Plan, type PlanLimits
 import { chooseProxy, ProxyConfigError, type Environment, type ProxyChoice } from '../http/proxy-route.js';
 import { GatewayHeaderError, mergeGatewayHeaders, type GatewayHeader } from '../http/gateway-headers.js';
 import { clientIdentity, ClientIdentityError, type ClientIdentity } from './client-identity.js';
+import { libraryDefault, libraryRange, type FlagName } from '../options/table.js';
 
 export class ConformanceUsageError extends Error {
   readonly exitCode = 2;
   override name = 'ConformanceUsageError';
 }
 
-export const DEFAULTS = { readOnly: false, maxRequests: 400, timeoutMs: 10_000, maxWaitMs: 65_000 } as const;
+export const DEFAULTS = { readOnly: false, maxRequests: libraryDefault('max-requests'), timeoutMs: libraryDefault('timeout'), maxWaitMs: libraryDefault('max-wait') } as const;
 
 export interface ConformanceOptions {
   /** Base URL ending in /v1. Absent: the embedded reference server. */
@@ -122,22 +123,25 @@ export type ResolvedOptions = Required<Pick<ConformanceOptions, 'readOnly' | 'ma
     clientIdentity?: ClientIdentity;
   };
 
-export function validateBaseUrl(raw: string): string {
+/** `name`: where the URL came from, as messages name it (the CLI's flag, variable or config key). */
+export function validateBaseUrl(raw: string, name = '--base-url'): string {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConformanceUsageError(`--base-url is not a valid URL: "${raw}"`);
+    throw new ConformanceUsageError(`${name} is not a valid URL: "${raw}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConformanceUsageError(`--base-url must use http or https, got "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConformanceUsageError(`${name} must use http or https, got "${url.protocol}"`);
   if (url.username !== '' || url.password !== '') {
-    throw new ConformanceUsageError('--base-url must not carry credentials; pass the key with --api-key or PETSTORE_API_KEY');
+    throw new ConformanceUsageError(`${name} must not carry credentials; pass the key with --api-key or PETSTORE_API_KEY`);
   }
-  if (url.search !== '' || url.hash !== '') throw new ConformanceUsageError('--base-url must not have a query or fragment');
+  if (url.search !== '' || url.hash !== '') throw new ConformanceUsageError(`${name} must not have a query or fragment`);
   return url.toString().replace(/\/+$/, '');
 }
 
-function integer(name: string, value: number | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+/** An integer option in the option table's range (src/options/table.ts), in the library's unit. */
+function integer(flag: FlagName, value: number | undefined, fallback: number): number {
+  const { name, min, max } = libraryRange(flag);
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new ConformanceUsageError(`${name} must be an integer between ${min} and ${max}, got ${String(value)}`);
@@ -204,7 +208,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     throw new ConformanceUsageError(`--only: ${(error as Error).message}`);
   }
   checkRiskBreakingStore(options, LIBRARY_NAMES);
-  const chosen = options.maxRequests === undefined ? undefined : integer('maxRequests', options.maxRequests, DEFAULTS.maxRequests, 1);
+  const chosen = options.maxRequests === undefined ? undefined : integer('max-requests', options.maxRequests, DEFAULTS.maxRequests);
   const maxRequests = requestBudget({ plan, baseUrl, exhaustDailyQuota: options.exhaustDailyQuota, maxRequests: chosen });
   return {
     ...(baseUrl === undefined ? {} : { baseUrl }),
@@ -214,10 +218,10 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     selected,
     readOnly: options.readOnly ?? DEFAULTS.readOnly,
     maxRequests,
-    seed: integer('seed', options.seed, randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
-    timeoutMs: integer('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 600_000),
-    maxWaitMs: integer('maxWaitMs', options.maxWaitMs, DEFAULTS.maxWaitMs, 0, 3_600_000),
-    ...(options.deadlineMs === undefined ? {} : { deadlineMs: integer('deadlineMs', options.deadlineMs, 0, 1, 86_400_000) }),
+    seed: integer('seed', options.seed, randomInt(0, 2 ** 31 - 1)),
+    timeoutMs: integer('timeout', options.timeoutMs, DEFAULTS.timeoutMs),
+    maxWaitMs: integer('max-wait', options.maxWaitMs, DEFAULTS.maxWaitMs),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: integer('deadline', options.deadlineMs, 0) }),
     ...(options.ca === undefined ? {} : { ca: options.ca }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.progress === undefined ? {} : { progress: options.progress }),

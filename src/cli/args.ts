@@ -2,7 +2,7 @@
  * Command-line parsing and validation. Every mistake becomes a UsageError with one line of
  * text; main.ts prints it and exits 2. Nothing here touches the network.
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Plan } from '../plans.js';
@@ -10,12 +10,13 @@ import { checkRiskBreakingStore, ConformanceUsageError, DEFAULTS, requestBudget,
 import { loadConfigFile, showableVariable, type ConfigFile } from './config-file.js';
 import { GatewayHeaderError, mergeGatewayHeaders, parseHeaderLine, type GatewayHeader } from '../http/gateway-headers.js';
 import { environmentProxy, parseProxyUrl, ProxyConfigError } from '../http/proxy-route.js';
+import { DEFAULT_REPORTERS, FLAGS_FROM_ACTION_VARIABLE, OPTIONS, optionEntries, REPORTERS, type FlagName, type OptionCommand, type OptionSpec, type ReporterName } from '../options/table.js';
+import { flagSource, nearestFlag, PARSE_ARGS_OPTIONS, sourceName, USAGE, type ValueSource } from '../options/help.js';
 
 /** The library's usage error: the CLI's mistakes and the library's are one kind (exit 2). */
 export class UsageError extends ConformanceUsageError {}
 
-export const REPORTERS = ['json', 'junit', 'markdown', 'html', 'earl', 'har'] as const;
-export type ReporterName = (typeof REPORTERS)[number];
+export { REPORTERS, type ReporterName };
 
 export interface RunOptions {
   command: 'run';
@@ -111,81 +112,22 @@ export type ParsedCommand =
   | { command: 'version' }
   | { command: 'coverage' };
 
-export const USAGE = `Usage: petstore-conformance [options]
-       petstore-conformance report <report.json> [--reporter <names>] [--report-dir <dir>]
-       petstore-conformance replay <report.json> [--base-url <url>] [options]
-       petstore-conformance coverage
-       petstore-conformance diff <old/report.json> <new/report.json> [--format text|markdown] [--output <file>]
-       petstore-conformance attest <report.json> [--key <ed25519-private.pem> [--output <file>]] [--predicate <file>]
-       petstore-conformance verify <report.json> --envelope <file> --public-key <pem>
+export { USAGE, nearestFlag };
 
-Runs the Pet Store Service conformance suite against a server and writes a report.
-Without --base-url it runs against the embedded reference server.
-'report' renders a saved report.json again; 'replay' re-sends the exchanges behind each failure
-of a saved report and re-runs its tests (same seed, shrunk inputs), and says, per requirement,
-fixed, still failing or could not tell (exit 1 while a must still fails, 2 when one could not be told).
-'coverage' lists the tests that verify each requirement of the catalog (exit 1 on a gap).
-'diff' lists what regressed (pass -> fail), was lost (pass -> inconclusive), was fixed, changed
-level or evidence, and which targets, tool or spec versions differ; exit 1 on a must regression.
-'attest' signs report.json: a DSSE envelope of an in-toto statement (default <report>.intoto.jsonl);
---predicate also writes the predicate alone (without --key, only it), for GitHub's attest action.
-'verify' exits 0 only when the envelope is the key's signature of exactly this report.json, else 1.
+/** The value of an option and where it came from, as given: a flag, its environment variable or the config file. */
+interface Given {
+  raw: string;
+  source: ValueSource;
+}
 
-Options:
-  --base-url <url>       Base URL ending in /v1 (env PETSTORE_BASE_URL)
-  --api-key <key>        API key sent as a bearer token (env PETSTORE_API_KEY; prefer the env var)
-  --report-dir <dir>     Where reports are written (default ./conformance-report)
-  --reporter <names>     Comma-separated: ${REPORTERS.join(', ')} (default json,junit,markdown,html)
-  --seed <int>           Seed for property-based tests; replays a run
-  --read-only            Send no POST; requirements that need writes are not exercised
-  --max-requests <n>     Run-wide request budget (default ${DEFAULTS.maxRequests}; with --exhaust-daily-quota,
-                         the day's quota plus ${DEFAULTS.maxRequests})
-  --timeout <ms>         Per-request timeout (default ${DEFAULTS.timeoutMs})
-  --max-wait <s>         Longest wait on the target's rate limit before stopping (default ${DEFAULTS.maxWaitMs / 1000})
-  --deadline <s>         Whole-run deadline: past it, no request is sent and what is left is inconclusive
-  --only <list>          Comma-separated requirement ids, sections (4.1) or areas (LIST); the others
-                         are not exercised
-  --dedicated-key        The key is the run's alone: consumption the run did not cause fails RATE-002
-                         (default: the key may be shared, and others' use is only recorded)
-  --plan <plan>          The key's plan: free | pro | business, or custom:PER_MINUTE/PER_DAY for an
-                         Enterprise key (e.g. custom:500/50000). X-RateLimit-Limit is checked against it
-                         and the burst tests its limit; without it RATE-004 is not exercised
-  --exhaust-daily-quota  Check the daily quota (RATE-007) by using it up, only on a key made for the
-                         test (without it RATE-007 is not exercised). Needs --plan on a remote target;
-                         raises the budget to the day's quota plus ${DEFAULTS.maxRequests} and prints the cost first
-  --risk-breaking-store  Check CREATE-005 by sending, last, names a store may not survive (bytes that are
-                         not UTF-8, lone surrogates, NUL) and reading the store after them. Only on a
-                         store nobody else uses during the run: implies --dedicated-key (without it
-                         CREATE-005 is not exercised); not with --read-only or --exhaust-daily-quota
-  --ca <file>            Extra CA certificate (PEM) for a private TLS target (or proxy)
-  --proxy <url>          Proxy for every request (http:// or https://, credentials in the URL), tunnelled
-                         with CONNECT; '' for none. Default: https_proxy / HTTPS_PROXY (https target),
-                         http_proxy / HTTP_PROXY (http target; not HTTP_PROXY while REQUEST_METHOD
-                         is set), then all_proxy / ALL_PROXY, with no_proxy / NO_PROXY
-  --header 'Name: value' Header every request carries, for a gateway in front of the target; repeatable
-                         (also PETSTORE_HEADERS, one per line). Values are secrets: never recorded
-  --client-cert <file>   Client certificate (PEM) for mutual TLS; the key's passphrase comes from
-  --client-key <file>    PETSTORE_CLIENT_KEY_PASSPHRASE only
-  --config <file>        Options from a YAML or JSON file (default: petstore-conformance.config.yaml, .yml
-                         or .json in the working directory); flags, then environment, then file
-  --format <f>           diff only: text (default) or markdown (for a PR comment)
-  --output <file>        diff: write the diff to a file instead of stdout; attest: the envelope's path
-  --key <pem>            attest: the Ed25519 private key that signs
-  --predicate <file>     attest: also write the in-toto predicate alone
-  --envelope <file>      verify: the envelope attest wrote
-  --public-key <pem>     verify: the Ed25519 public key to check it with
-  -h, --help             Show this help
-  -v, --version          Show the version
-
-Verdicts: pass, fail, inconclusive (tried and could not tell), not exercised (left out by choice).
-Exit codes: 0 no must-requirement failed; 1 at least one failed; 2 the run could not be made
-(bad usage, unreachable target, rejected key, wrong base URL) or halted before every must was judged.`;
-
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (raw === undefined) return fallback;
-  if (!/^-?[0-9]+$/.test(raw.trim())) throw new UsageError(`--${name} must be an integer, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new UsageError(`--${name} must be between ${min} and ${max}, got ${value}`);
+/** An integer option in its table's range; a mistake names where the value came from. */
+function integer(flag: FlagName, given: Given | undefined, fallback: number): number {
+  if (given === undefined) return fallback;
+  const range = (OPTIONS[flag] as OptionSpec).integer;
+  const name = sourceName(given.source);
+  if (!/^-?[0-9]+$/.test(given.raw.trim())) throw new UsageError(`${name} must be an integer, got "${given.raw}"`);
+  const value = Number(given.raw);
+  if (range !== undefined && (value < range.min || value > range.max)) throw new UsageError(`${name} must be between ${range.min} and ${range.max}, got ${value}`);
   return value;
 }
 
@@ -215,7 +157,13 @@ function diffCommand(files: readonly string[], format: string | undefined, outpu
   return { command: 'diff', oldReport, newReport, format: format ?? 'text', ...(output === undefined ? {} : { output }) };
 }
 
-const ATTESTATION_FLAGS = { attest: ['key', 'output', 'predicate'], verify: ['envelope', 'public-key'] } as const;
+/** The flags the option table gives to a command. */
+function flagsOf(command: OptionCommand): FlagName[] {
+  return optionEntries().flatMap(([flag, o]) => (o.commands.includes(command) ? [flag] : []));
+}
+
+/** The flags only attest and verify take. */
+const ATTESTATION_ONLY: readonly FlagName[] = optionEntries().flatMap(([flag, o]) => (o.commands.every((c) => c === 'attest' || c === 'verify') ? [flag] : []));
 
 function fileFlag(values: Readonly<Record<string, unknown>>, name: string): string | undefined {
   const value = values[name];
@@ -224,7 +172,7 @@ function fileFlag(values: Readonly<Record<string, unknown>>, name: string): stri
 }
 
 function attestationCommand(name: 'attest' | 'verify', files: readonly string[], values: Readonly<Record<string, unknown>>): AttestOptions | VerifyOptions {
-  const allowed: readonly string[] = ATTESTATION_FLAGS[name];
+  const allowed: readonly string[] = flagsOf(name);
   const foreign = Object.keys(values).find((flag) => values[flag] !== undefined && !allowed.includes(flag));
   if (foreign !== undefined) throw new UsageError(`--${foreign} does not apply to ${name}`);
   const [reportFile, ...extra] = files;
@@ -244,61 +192,6 @@ function attestationCommand(name: 'attest' | 'verify', files: readonly string[],
   return { command: 'attest', reportFile, ...(keyFile === undefined ? {} : { keyFile }), ...(output === undefined ? {} : { output }), ...(predicateFile === undefined ? {} : { predicateFile }) };
 }
 
-/** Every flag the command line takes. */
-const FLAGS = {
-    'base-url': { type: 'string' },
-    'api-key': { type: 'string' },
-    'report-dir': { type: 'string' },
-    reporter: { type: 'string' },
-    seed: { type: 'string' },
-    'read-only': { type: 'boolean' },
-    'max-requests': { type: 'string' },
-    timeout: { type: 'string' },
-    'max-wait': { type: 'string' },
-    deadline: { type: 'string' },
-    only: { type: 'string' },
-    plan: { type: 'string' },
-    ca: { type: 'string' },
-    format: { type: 'string' },
-    output: { type: 'string' },
-    key: { type: 'string' },
-    predicate: { type: 'string' },
-    envelope: { type: 'string' },
-    'public-key': { type: 'string' },
-    'exhaust-daily-quota': { type: 'boolean' },
-    'dedicated-key': { type: 'boolean' },
-    'risk-breaking-store': { type: 'boolean' },
-    proxy: { type: 'string' },
-    header: { type: 'string', multiple: true },
-    'client-cert': { type: 'string' },
-    'client-key': { type: 'string' },
-    config: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-    version: { type: 'boolean', short: 'v' },
-} as const satisfies NonNullable<ParseArgsConfig['options']>;
-
-/** Edits (insertions, deletions, substitutions) between two strings. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length] ?? 0;
-}
-
-/** The known flag an unknown one most likely meant: the same letters without hyphens or case, or within two edits. */
-export function nearestFlag(unknown: string): string | undefined {
-  const bare = (name: string): string => name.replace(/^-+/, '').replaceAll('-', '').replaceAll('_', '').toLowerCase();
-  let best: { name: string; distance: number } | undefined;
-  for (const name of Object.keys(FLAGS)) {
-    const distance = bare(unknown).length >= 4 && bare(name).startsWith(bare(unknown)) ? 1 : editDistance(bare(unknown), bare(name));
-    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best === undefined ? undefined : `--${best.name}`;
-}
-
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ParsedCommand {
   let parsed;
   try {
@@ -306,7 +199,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: FLAGS,
+      options: PARSE_ARGS_OPTIONS,
     });
   } catch (error) {
     // node:util's messages are one line and name the flag; drop its long hints.
@@ -320,7 +213,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   if (v.version === true) return { command: 'version' };
   const [subcommand, reportFile, ...extra] = parsed.positionals;
   if (subcommand === 'attest' || subcommand === 'verify') return attestationCommand(subcommand, parsed.positionals.slice(1), v);
-  const attestationFlag = ['key', 'predicate', 'envelope', 'public-key'].find((flag) => v[flag as keyof typeof v] !== undefined);
+  const attestationFlag = ATTESTATION_ONLY.find((flag) => v[flag] !== undefined);
   if (attestationFlag !== undefined) throw new UsageError(`--${attestationFlag} applies to attest and verify only`);
   if (subcommand === 'diff') return diffCommand(parsed.positionals.slice(1), v.format, v.output);
   if (v.format !== undefined || v.output !== undefined) throw new UsageError('--format applies to diff only, --output to diff and attest');
@@ -337,17 +230,19 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const config = subcommand === 'report' ? undefined : loadConfigFile(v.config, cwd);
   const file = config?.values ?? {};
   const fromFile = (value: string | undefined): string | undefined => (value === undefined || config === undefined ? undefined : config.path(value));
-  const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'] ?? file.baseUrl;
-  const baseUrl = rawUrl === undefined || rawUrl === '' ? undefined : validateBaseUrl(rawUrl);
+  const fromAction = (env[FLAGS_FROM_ACTION_VARIABLE] ?? '') !== '';
+  const given = (flag: FlagName): Given | undefined => givenValue(flag, v, env, config, fromAction);
+  const url = given('base-url');
+  const baseUrl = url === undefined || url.raw === '' ? undefined : validateBaseUrl(url.raw, sourceName(url.source));
   const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'] ?? (file.apiKeyEnv === undefined ? undefined : env[file.apiKeyEnv]);
   const apiKeySource =
     v['api-key'] !== undefined ? '--api-key' : env['PETSTORE_API_KEY'] !== undefined ? 'PETSTORE_API_KEY' : file.apiKeyEnv === undefined || config === undefined ? undefined : `${showableVariable(file.apiKeyEnv)} (${config.name}'s apiKeyEnv)`;
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
-  const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? 'json,junit,markdown,html');
+  const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? DEFAULT_REPORTERS);
   if (!reporters.includes('json')) reporters.unshift('json'); // report.json is the contract every run writes
 
-  const plan = resolvePlan(v.plan ?? file.plan);
+  const plan = planOf(given('plan'));
 
   if (subcommand === 'report' && reportFile !== undefined) {
     return { command: 'report', reportFile, reportDir: v['report-dir'] ?? dirname(reportFile), reporters };
@@ -362,7 +257,7 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const readOnly = v['read-only'] === true || file.readOnly === true;
   const riskBreakingStore = v['risk-breaking-store'] === true || file.riskBreakingStore === true;
   // Named as the user gave them: a flag, or the config file's key (a file's dedicatedKey: false is the only way to say "shared").
-  const named = (flag: string, key: string, fromFlag: boolean): string => (fromFlag || config === undefined ? `--${flag}` : `${config.name}'s ${key}`);
+  const named = (flag: FlagName, key: string, fromFlag: boolean): string => (fromFlag || config === undefined ? sourceName(flagSource(flag, fromAction)) : `${config.name}'s ${key}`);
   checkRiskBreakingStore(
     { riskBreakingStore, readOnly, exhaustDailyQuota, ...(file.dedicatedKey === false && v['dedicated-key'] !== true ? { dedicatedKey: false } : {}) },
     {
@@ -372,8 +267,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       shared: `${config?.name ?? 'the config file'}'s dedicatedKey: false`,
     },
   );
-  const maxRequests = v['max-requests'] ?? text(file.maxRequests);
-  const deadline = v.deadline ?? text(file.deadline);
+  const maxRequests = given('max-requests');
+  const deadline = given('deadline');
   const caFile = v.ca ?? fromFile(file.ca);
   const givenReportDir = v['report-dir'] ?? fromFile(file.reportDir);
   const options = {
@@ -381,17 +276,17 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(apiKey === undefined || apiKey === '' ? {} : { apiKey, ...(apiKeySource === undefined ? {} : { apiKeySource }) }),
     reportDir: givenReportDir ?? 'conformance-report',
     reporters,
-    seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
+    seed: integer('seed', given('seed'), randomInt(0, 2 ** 31 - 1)),
     readOnly,
     maxRequests: requestBudget({
       plan,
       baseUrl,
       exhaustDailyQuota,
-      maxRequests: maxRequests === undefined ? undefined : integer('max-requests', maxRequests, DEFAULTS.maxRequests, 1),
+      maxRequests: maxRequests === undefined ? undefined : integer('max-requests', maxRequests, DEFAULTS.maxRequests),
     }),
-    timeoutMs: integer('timeout', v.timeout ?? text(file.timeout), DEFAULTS.timeoutMs, 1, 600_000),
-    maxWaitMs: integer('max-wait', v['max-wait'] ?? text(file.maxWait), DEFAULTS.maxWaitMs / 1000, 0, 3_600) * 1000,
-    ...(deadline === undefined ? {} : { deadlineMs: integer('deadline', deadline, 0, 1, 86_400) * 1000 }),
+    timeoutMs: integer('timeout', given('timeout'), DEFAULTS.timeoutMs),
+    maxWaitMs: integer('max-wait', given('max-wait'), DEFAULTS.maxWaitMs / 1000) * 1000,
+    ...(deadline === undefined ? {} : { deadlineMs: integer('deadline', deadline, 0) * 1000 }),
     only: list(v.only ?? joined(file.only)),
     ...(plan === undefined ? {} : { plan }),
     ...(caFile === undefined ? {} : { caFile }),
@@ -407,9 +302,28 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   return { command: 'run', ...options };
 }
 
-/** A number from the config file as the flag would carry it. */
-function text(value: number | undefined): string | undefined {
-  return value === undefined ? undefined : String(value);
+/** The plan, canonical; a malformed one is refused naming where it came from (the library's message names --plan). */
+function planOf(given: Given | undefined): Plan | undefined {
+  try {
+    return resolvePlan(given?.raw);
+  } catch (error) {
+    if (error instanceof ConformanceUsageError && given !== undefined) throw new UsageError(error.message.replace(/^--plan\b/, sourceName(given.source)));
+    throw error;
+  }
+}
+
+/** An option's value from its flag, else its environment variable (empty is unset), else the config file. */
+function givenValue(flag: FlagName, values: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv, config: ConfigFile | undefined, fromAction: boolean): Given | undefined {
+  const spec: OptionSpec = OPTIONS[flag];
+  const fromFlag = values[flag];
+  if (typeof fromFlag === 'string') return { raw: fromFlag, source: flagSource(flag, fromAction) };
+  const variable = spec.env;
+  const fromEnv = variable === undefined ? undefined : env[variable];
+  if (variable !== undefined && fromEnv !== undefined && fromEnv !== '') return { raw: fromEnv, source: { kind: 'env', variable } };
+  const key = spec.config?.key;
+  if (config === undefined || key === undefined) return undefined;
+  const fromFile: unknown = (config.values as Readonly<Record<string, unknown>>)[key];
+  return typeof fromFile === 'string' || typeof fromFile === 'number' ? { raw: String(fromFile), source: { kind: 'config', file: config.name, key } } : undefined;
 }
 
 /** A list from the config file as the flag would carry it. */

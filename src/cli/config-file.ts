@@ -18,6 +18,8 @@ import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path
 import type * as AjvModule from 'ajv/dist/2020.js';
 import { packagePath } from '../interface/package-root.js';
 import { ConformanceUsageError as UsageError } from '../api/options.js';
+import { editDistance } from '../options/help.js';
+import type { FlagName, OPTIONS } from '../options/table.js';
 
 const require = createRequire(import.meta.url);
 
@@ -54,6 +56,11 @@ export interface ConfigValues {
   clientKey?: string;
 }
 
+/** The config keys of the option table (src/options/table.ts). */
+type TableConfigKey = { [F in FlagName]: (typeof OPTIONS)[F] extends { config: { key: infer K } } ? K : never }[FlagName];
+/** Compiles only while ConfigValues has exactly the table's keys: a key added to one and not the other fails the typecheck. */
+export const CONFIG_VALUES_MATCH_THE_TABLE: [Exclude<TableConfigKey, keyof ConfigValues>, Exclude<keyof ConfigValues, TableConfigKey>] extends [never, never] ? true : never = true;
+
 export interface ConfigFile {
   /** As the user would name it: relative to the working directory when inside it. */
   name: string;
@@ -73,19 +80,7 @@ function schema(): SchemaShape & Record<string, unknown> {
   return JSON.parse(readFileSync(packagePath('schemas', CONFIG_SCHEMA_FILE), 'utf8')) as SchemaShape & Record<string, unknown>;
 }
 
-/** Levenshtein distance, for the nearest valid name of a misspelt key. */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+export { editDistance };
 
 /** The valid name nearest to `name` (case-insensitively), ties to the first in the schema's order. */
 export function nearestName(name: string, valid: readonly string[]): string | undefined {
@@ -130,7 +125,7 @@ function typeErrors(values: unknown, name: string): void {
   if (validate(values)) return;
   const error = validate.errors?.[0];
   const where = error?.instancePath === undefined || error.instancePath === '' ? 'the file' : error.instancePath.slice(1).replace(/\//g, '.');
-  throw new UsageError(`${name}: ${where} ${error?.message ?? 'is not valid'} (see schemas/${CONFIG_SCHEMA_FILE})`);
+  throw new UsageError(`config file ${name}: ${where} ${error?.message ?? 'is not valid'} (see schemas/${CONFIG_SCHEMA_FILE})`);
 }
 
 function checkKeys(values: Record<string, unknown>, name: string): void {

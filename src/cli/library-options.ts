@@ -7,9 +7,10 @@ import { readFile } from 'node:fs/promises';
 import type { ConformanceOptions } from '../api/options.js';
 import { clientIdentity, ClientIdentityError } from '../api/client-identity.js';
 import { UsageError, type RunOptions } from './args.js';
+import { PASSPHRASE_VARIABLE } from '../options/table.js';
 
 /** The one place the client key's passphrase comes from: never a flag or the config file, which show up in logs and repositories. */
-export const PASSPHRASE_VARIABLE = 'PETSTORE_CLIENT_KEY_PASSPHRASE';
+export { PASSPHRASE_VARIABLE };
 
 const CLI_NAMES = { cert: '--client-cert', key: '--client-key', passphrase: PASSPHRASE_VARIABLE };
 

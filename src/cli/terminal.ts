@@ -10,6 +10,7 @@ import { sequenceText, STATUS_WORD } from '../report/render/common.js';
 import { keyUseLine } from '../report/key-use.js';
 import { requestsPhrase } from '../report/requests-phrase.js';
 import { commonCausesOf } from '../catalog.js';
+import { CONSOLE_COLUMNS, verdictLineWithin } from '../report/verdict-line.js';
 import { BAD_KEY_MESSAGE } from '../session/preflight.js';
 
 export interface Style {
@@ -59,7 +60,8 @@ export function renderSummary(report: Report, reportPaths: readonly string[], st
   const s = report.summary;
   lines.push(
     '',
-    paint(style, VERDICT_CODES[report.verdict], report.verdictLine),
+    // Fitted to one line: the rows above carry each reason in full, the counts line below the numbers.
+    paint(style, VERDICT_CODES[report.verdict], verdictLineWithin(report, CONSOLE_COLUMNS)),
     `${s.pass} pass, ${s.fail} fail (${s.warnings} warnings), ${s.inconclusive} inconclusive, ${s.notExercised} not exercised; complete: ${report.complete}; ${requestsPhrase(report)} in ${(report.durationMs / 1000).toFixed(1)} s; seed ${report.seed}`,
   );
   if (report.keyUse !== undefined && !report.target.embedded) lines.push(keyUseLine(report.keyUse));

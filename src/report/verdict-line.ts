@@ -5,6 +5,10 @@
  *   CONFORMS: 31 of 33 requirements pass; not exercised: RATE-004 (no --plan given), RATE-007 (opt in with …)
  *   DOES NOT CONFORM: 3 of 33 requirements fail (2 must, 1 should); …
  *   NOT VERIFIED: 2 requirements inconclusive (CREATE-004, AUTH-004); 29 of 33 pass; …
+ *
+ * The console's last word is the same line made to fit one line of CONSOLE_COLUMNS (verdictLineWithin):
+ * each level of detail drops what the console shows elsewhere: the hint of a not-exercised requirement
+ * (its row carries its whole reason), then the ids of lists (the counts line below has the numbers).
  */
 import type { Report, RequirementResult } from './types.js';
 
@@ -18,6 +22,16 @@ export const VERDICT_WORDS: Readonly<Record<Report['verdict'], string>> = {
 const MAX_IDS = 6;
 
 type Facts = Pick<Report, 'verdict' | 'summary' | 'notExercised' | 'runErrors' | 'halted'> & { requirements: readonly RequirementResult[] };
+
+/** The console's width, which its verdict line fits in. */
+export const CONSOLE_COLUMNS = 100;
+
+/**
+ * How much the line says: 'full' everything; 'flags' names only the flag each not-exercised choice
+ * turns on; 'ids' only the ids; 'counts' only how many; 'terse' the verdict's own parts, shortest words.
+ */
+type Detail = 'full' | 'flags' | 'ids' | 'counts' | 'terse';
+const DETAILS: readonly Detail[] = ['full', 'flags', 'ids', 'counts', 'terse'];
 
 function ids(list: readonly string[]): string {
   return list.length <= MAX_IDS ? list.join(', ') : `${list.length} requirements`;
@@ -36,55 +50,86 @@ export function choiceOf(reason: string): string {
   return [...clauses].reverse().find((c) => c.includes('--')) ?? reason;
 }
 
-function notExercisedPart(notExercised: Facts['notExercised']): string | undefined {
-  if (notExercised.length === 0) return undefined;
+/** The flag a not-exercised reason names (the one that would exercise the requirement), if any. */
+function flagOf(reason: string): string | undefined {
+  return /--[a-z][a-z-]*/.exec(choiceOf(reason))?.[0];
+}
+
+function notExercisedPart(notExercised: Facts['notExercised'], detail: Detail): string | undefined {
+  if (notExercised.length === 0 || detail === 'terse') return undefined;
+  if (detail === 'counts' || (detail === 'ids' && notExercised.length > MAX_IDS)) return `${plural(notExercised.length, 'requirement')} not exercised`;
+  if (detail === 'ids') return `not exercised: ${ids(notExercised.map((n) => n.id))}`;
   // Requirements left out by the same choice are named together: --only can leave out thirty.
   const byChoice = new Map<string, string[]>();
   for (const n of notExercised) {
-    const choice = choiceOf(n.reason);
+    const choice = detail === 'full' ? choiceOf(n.reason) : (flagOf(n.reason) ?? '');
     byChoice.set(choice, [...(byChoice.get(choice) ?? []), n.id]);
   }
-  return `not exercised: ${[...byChoice].map(([choice, list]) => `${ids(list)} (${choice})`).join(', ')}`;
+  return `not exercised: ${[...byChoice].map(([choice, list]) => (choice === '' ? ids(list) : `${ids(list)} (${choice})`)).join(', ')}`;
 }
 
-function failedPart(requirements: Facts['requirements']): string {
+/** "N of M requirements", or "N of M" in the tersest line. */
+function ofTotal(n: number, total: number, detail: Detail): string {
+  return detail === 'terse' ? `${n} of ${total}` : `${n} of ${plural(total, 'requirement')}`;
+}
+
+function failedPart(requirements: Facts['requirements'], detail: Detail): string {
   const failed = requirements.filter((r) => r.status === 'fail');
   const must = failed.filter((r) => r.level === 'must').length;
-  return `${failed.length} of ${plural(requirements.length, 'requirement')} fail (${must} must, ${failed.length - must} should)`;
+  return `${ofTotal(failed.length, requirements.length, detail)} fail (${must} must, ${failed.length - must} should)`;
 }
 
-function inconclusivePart(requirements: Facts['requirements']): string | undefined {
+function inconclusivePart(requirements: Facts['requirements'], detail: Detail): string | undefined {
   const list = requirements.filter((r) => r.status === 'inconclusive').map((r) => r.id);
   if (list.length === 0) return undefined;
-  return `${plural(list.length, 'requirement')} inconclusive${list.length <= MAX_IDS ? ` (${ids(list)})` : ''}`;
+  if (detail === 'terse') return `${list.length} inconclusive`;
+  const named = list.length <= MAX_IDS && detail !== 'counts';
+  return `${plural(list.length, 'requirement')} inconclusive${named ? ` (${ids(list)})` : ''}`;
 }
 
-function brokenPart(facts: Facts): string | undefined {
+function brokenPart(facts: Facts, detail: Detail): string | undefined {
   const parts: string[] = [];
   const halted = facts.halted;
-  if (halted?.signal !== undefined) parts.push(`the run was stopped by ${halted.signal}`);
-  else if (halted !== undefined) parts.push(`the run was halted (${halted.reason})`);
-  if (facts.runErrors.length > 0) parts.push(`the run reported ${plural(facts.runErrors.length, 'error')}`);
+  const terse = detail === 'terse';
+  if (halted?.signal !== undefined) parts.push(terse ? `stopped by ${halted.signal}` : `the run was stopped by ${halted.signal}`);
+  else if (halted !== undefined) parts.push(terse ? `halted (${halted.reason})` : `the run was halted (${halted.reason})`);
+  if (facts.runErrors.length > 0) parts.push(terse ? plural(facts.runErrors.length, 'run error') : `the run reported ${plural(facts.runErrors.length, 'error')}`);
   return parts.length === 0 ? undefined : parts.join(', ');
 }
 
-export function verdictLine(facts: Facts): string {
+function lineAt(facts: Facts, detail: Detail): string {
   const s = facts.summary;
   const total = facts.requirements.length;
-  const passing = `${s.pass} of ${plural(total, 'requirement')} pass`;
-  const warnings = s.warnings > 0 ? `${plural(s.warnings, 'warning')} (should-requirements that fail)` : undefined;
+  const passing = `${ofTotal(s.pass, total, detail)} pass`;
+  const warnings = s.warnings === 0 ? undefined : detail === 'terse' ? plural(s.warnings, 'warning') : `${plural(s.warnings, 'warning')} (should-requirements that fail)`;
   let head: Array<string | undefined>;
   switch (facts.verdict) {
     case 'conforms':
       head = [passing, warnings];
       break;
     case 'does-not-conform':
-      head = [failedPart(facts.requirements), inconclusivePart(facts.requirements), brokenPart(facts)];
+      head = [failedPart(facts.requirements, detail), inconclusivePart(facts.requirements, detail), brokenPart(facts, detail)];
       break;
     case 'not-verified':
-      head = [inconclusivePart(facts.requirements), brokenPart(facts), passing, warnings];
+      head = [inconclusivePart(facts.requirements, detail), brokenPart(facts, detail), passing, warnings];
       break;
   }
-  const parts = [...head, notExercisedPart(facts.notExercised)].filter((p): p is string => p !== undefined);
+  const parts = [...head, notExercisedPart(facts.notExercised, detail)].filter((p): p is string => p !== undefined);
   return `${VERDICT_WORDS[facts.verdict]}: ${parts.join('; ')}`;
+}
+
+export function verdictLine(facts: Facts): string {
+  return lineAt(facts, 'full');
+}
+
+/**
+ * The verdict line with as much detail as fits in `columns`; a line that fits at no level (a run
+ * with every kind of trouble at once) keeps its start, cut with an ellipsis.
+ */
+export function verdictLineWithin(facts: Facts, columns: number): string {
+  for (const detail of DETAILS) {
+    const line = lineAt(facts, detail);
+    if (line.length <= columns) return line;
+  }
+  return `${lineAt(facts, 'terse').slice(0, columns - 1)}…`;
 }

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { RUN_TIMEOUT_MS } from './hang-guard.js';
+import { VERDICT_WORDS } from '../../src/report/verdict-line.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
 /** Runs a program and writes its peak memory and CPU time to a file: `runCli(..., [RESOURCE_USAGE, file])`, read by readResourceUsage. */
@@ -67,4 +68,10 @@ const WAIT_LINE = /^waiting \d+ s on the target's rate limit \(.+\)$/;
 /** What a run printed on stderr besides its progress lines: the errors and warnings a run without either must not print. */
 export function stderrBesidesProgress(result: Pick<CliResult, 'stderr'>): string[] {
   return result.stderr.split('\n').filter((line) => line !== '' && !WAIT_LINE.test(line));
+}
+
+/** The console's verdict line: the stdout line that starts with a verdict word (src/report/verdict-line.ts), if there is one. */
+export function consoleVerdictLine(result: Pick<CliResult, 'stdout'>): string | undefined {
+  const words = Object.values(VERDICT_WORDS);
+  return result.stdout.split('\n').find((line) => words.some((word) => line.startsWith(`${word}: `)));
 }
