@@ -2,7 +2,8 @@
  * Every relative link in README.md and docs/ leads somewhere: the file or directory exists, and an
  * anchor (`page.md#section`, `#section`) names a heading of that page as GitHub renders it. The
  * README sends readers to the docs for everything but the first five minutes, so a page renamed
- * or a heading reworded without its links is a reader stranded.
+ * or a heading reworded without its links is a reader stranded. The README itself stays short and
+ * links every page of docs/.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -113,5 +114,19 @@ describe('relative links in README.md and docs/', () => {
     // The pages do link to each other, so the scan reads what it means to.
     expect(links).toBeGreaterThan(20);
     expect(broken).toEqual([]);
+  });
+});
+
+describe('README.md, the five-minute read', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+  it('stays under 300 lines: the reference belongs in docs/', () => {
+    expect(readme.split('\n').length).toBeLessThan(300);
+  });
+
+  it('links every page of docs/, so none is found only by browsing the directory', () => {
+    const linked = new Set(relativeLinks(readme).map((t) => t.split('#')[0]));
+    const orphans = pages().filter((page) => page !== 'README.md' && !linked.has(page));
+    expect(orphans).toEqual([]);
   });
 });
