@@ -20,7 +20,7 @@ import type ts from 'typescript';
 import { loadCatalog } from '../src/catalog.js';
 import { DEADLINE_SECONDS, MUTATION_SEED } from './config.js';
 import { keyOf, parseSource, type Location } from './keys.js';
-import { consoleSummary, readmeBlock, withReadmeBlock, type JudgedRun } from './report.js';
+import { SCORE_PAGE, consoleSummary, readmeBlock, withReadmeBlock, type JudgedRun } from './report.js';
 import { PROGRESS_FILE } from './runner.js';
 import { figuresOf, triageProblems, unusedEntries, verdictOf, type StrykerStatus, type Triage } from './triage.js';
 
@@ -28,8 +28,6 @@ const MUTATED_DIR = 'fixtures/reference-server';
 const TRIAGE_FILE = 'mutation/triage.yaml';
 const JSON_REPORT = 'reports/mutation/mutation.json';
 const INCREMENTAL_FILE = 'mutation/stryker-incremental.json';
-/** The page that shows the score (the README links to it): --readme writes its block. */
-const SCORE_PAGE = 'docs/self-accuracy.md';
 /** Other engineers share the machine's two cores: a mutation run yields to them, as `nice -n 10` would. */
 const NICENESS = 10;
 

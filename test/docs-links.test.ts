@@ -8,6 +8,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SCORE_PAGE, withReadmeBlock } from '../mutation/report.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -128,5 +129,11 @@ describe('README.md, the five-minute read', () => {
     const linked = new Set(relativeLinks(readme).map((t) => t.split('#')[0]));
     const orphans = pages().filter((page) => page !== 'README.md' && !linked.has(page));
     expect(orphans).toEqual([]);
+  });
+});
+
+describe('the mutation score\'s page', () => {
+  it('holds the block npm run mutate -- --readme writes', () => {
+    expect(withReadmeBlock(readFileSync(join(ROOT, SCORE_PAGE), 'utf8'), 'new block')).toContain('new block');
   });
 });
