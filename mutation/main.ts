@@ -7,7 +7,7 @@
  * file is malformed; 2 when Stryker itself failed. Never part of `npm test` or `.ci/run`.
  *
  * Flags: --force (retest every mutant), --concurrency N, --readme (write the figures into
- * README.md's mutation-score block), --triage-only (judge the last run's reports/mutation/
+ * the mutation-score block of docs/self-accuracy.md, where the README links for them), --triage-only (judge the last run's reports/mutation/
  * mutation.json again, without Stryker: after editing the triage), --partial (judge the mutants a
  * run still going has tested so far, reports/mutation/mutants.jsonl, on the working tree's sources).
  */
@@ -20,7 +20,7 @@ import type ts from 'typescript';
 import { loadCatalog } from '../src/catalog.js';
 import { DEADLINE_SECONDS, MUTATION_SEED } from './config.js';
 import { keyOf, parseSource, type Location } from './keys.js';
-import { consoleSummary, readmeBlock, withReadmeBlock, type JudgedRun } from './report.js';
+import { SCORE_PAGE, consoleSummary, readmeBlock, withReadmeBlock, type JudgedRun } from './report.js';
 import { PROGRESS_FILE } from './runner.js';
 import { figuresOf, triageProblems, unusedEntries, verdictOf, type StrykerStatus, type Triage } from './triage.js';
 
@@ -169,13 +169,13 @@ async function main(): Promise<number> {
   await mkdir('reports/mutation', { recursive: true });
   await writeFile('reports/mutation/summary.md', `${readmeBlock(run)}\n`);
   if (flags.readme) {
-    const readme = await readFile('README.md', 'utf8');
-    const updated = withReadmeBlock(readme, readmeBlock(run));
+    const page = await readFile(SCORE_PAGE, 'utf8');
+    const updated = withReadmeBlock(page, readmeBlock(run));
     if (updated === undefined) {
-      process.stderr.write('mutate: README.md has no mutation-score block to write\n');
+      process.stderr.write(`mutate: ${SCORE_PAGE} has no mutation-score block to write\n`);
       return 2;
     }
-    await writeFile('README.md', updated);
+    await writeFile(SCORE_PAGE, updated);
   }
   const figures = figuresOf(run.mutants.map((m) => m.verdict));
   return figures.unexplained > 0 || problems.length > 0 ? 1 : 0;

@@ -83,6 +83,8 @@ export function consoleSummary(run: JudgedRun): string {
   return lines.join('\n');
 }
 
+/** The page that shows the score (the README links to it): --readme writes its block. */
+export const SCORE_PAGE = 'docs/self-accuracy.md';
 export const README_BEGIN = '<!-- mutation-score:begin (written by npm run mutate -- --readme) -->';
 export const README_END = '<!-- mutation-score:end -->';
 

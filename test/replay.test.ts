@@ -91,7 +91,7 @@ describe('replay', () => {
   });
 
   it('leaves its input untouched, writes beside it in replay-<digest prefix>, and says it is a replay of it', async () => {
-    // As the README shows it: no --report-dir, the input in a directory of its own.
+    // As docs/reports.md shows it: no --report-dir, the input in a directory of its own.
     const home = await tempDir('replay-default');
     const input = join(home, 'report.json');
     await copyFile(join(dir, 'report.json'), input);

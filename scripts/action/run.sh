@@ -90,7 +90,7 @@ if [[ -f "$report_dir/report.json" ]]; then
   verdict="$(node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); process.stdout.write(typeof r.verdict === "string" ? r.verdict : "")' "$report_dir/report.json")"
   # One line of word characters, so the value cannot inject another output.
   [[ "$verdict" =~ ^[A-Za-z_-]+$ ]] || verdict=""
-  # The in-toto predicate, for a keyless signer: actions/attest with predicate-path (see the README).
+  # The in-toto predicate, for a keyless signer: actions/attest with predicate-path (see docs/audit.md).
   # A report it cannot describe leaves the output empty; it never changes the step's exit code.
   if node "$cli" attest "$report_dir/report.json" --predicate "$report_dir/report.predicate.json" >&2; then
     predicate="$(node -p 'require("path").resolve(process.argv[1])' "$report_dir/report.predicate.json")"

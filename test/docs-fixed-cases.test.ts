@@ -1,5 +1,5 @@
 /**
- * The README's list "Cases every run sends, whatever the seed" against the code and a real run:
+ * docs/test-cases.md's list "Cases every run sends, whatever the seed" against the code and a real run:
  * the values it names (in code spans) are exactly the fixed tables the suites send from, and a
  * run against the reference server sends every one of them. A case added to or dropped from
  * either side without the other fails here.
@@ -23,41 +23,41 @@ import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const ALL_MISSES: NearMiss[] = ['appended', 'last-removed', 'case-flipped'];
 
-/** The README's bullets under "Cases every run sends", each as one line, by its leading words. */
+/** docs/test-cases.md's bullets under "Cases every run sends", each as one line, by its leading words. */
 function fixedCaseBullets(): Map<string, string> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('Cases every run sends, whatever the seed');
-  const end = readme.indexOf('The seeded random cases then add', start);
-  expect(start, 'the README has the list').toBeGreaterThan(0);
+  const page = readFileSync(new URL('../docs/test-cases.md', import.meta.url), 'utf8');
+  const start = page.indexOf('Cases every run sends, whatever the seed');
+  const end = page.indexOf('The seeded random cases then add', start);
+  expect(start, 'docs/test-cases.md has the list').toBeGreaterThan(0);
   expect(end).toBeGreaterThan(start);
-  const bullets = readme.slice(start, end).split('\n- ').slice(1).map((b) => b.replace(/\s*\n\s*/g, ' ').trim());
+  const bullets = page.slice(start, end).split('\n- ').slice(1).map((b) => b.replace(/\s*\n\s*/g, ' ').trim());
   const byLead = new Map<string, string>();
   for (const lead of ['createPet, valid', 'createPet, invalid', 'listPets:', 'getPet:', 'every operation']) {
     const found = bullets.filter((b) => b.startsWith(lead));
-    expect(found, `one README bullet starts with "${lead}"`).toHaveLength(1);
+    expect(found, `one bullet of docs/test-cases.md starts with "${lead}"`).toHaveLength(1);
     byLead.set(lead, found[0] ?? '');
   }
   return byLead;
 }
 
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]*)`/g)].map((m) => m[1] ?? '');
-/** Distinct and sorted: the README may name a case twice (`limit=100` alone and with a status filter). */
+/** Distinct and sorted: the page may name a case twice (`limit=100` alone and with a status filter). */
 const sorted = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
 /** The first id each big unknown-id probe sends on a store that does not hold it. */
 const bigUnknownIds = (): string[] => UNKNOWN_ID_PROBES.map((p) => p.first(0n)).filter((id) => id > 2n ** 53n).map(String);
 
-describe('the README names exactly the fixed cases the code sends', () => {
+describe('docs/test-cases.md names exactly the fixed cases the code sends', () => {
   const bullets = fixedCaseBullets();
   const bullet = (lead: string): string => bullets.get(lead) ?? '';
 
-  it('listPets: every limit in the README is a fixed one, and every fixed one is in the README', () => {
+  it('listPets: every limit on the page is a fixed one, and every fixed one is on the page', () => {
     const { min, max } = listLimits();
     const limits = codeSpans(bullet('listPets:')).filter((s) => s.startsWith('limit='));
     expect(sorted(limits)).toEqual(sorted([min, max, ...fixedInvalidLimits()].map((v) => `limit=${v}`)));
   });
 
-  it('getPet: the ids in the README are the fixed unknown and invalid ids', () => {
+  it('getPet: the ids on the page are the fixed unknown and invalid ids', () => {
     expect(sorted(codeSpans(bullet('getPet:')))).toEqual(sorted([...bigUnknownIds(), ...NON_POSITIVE_IDS.map(String), ...NOT_INT64]));
     expect(bigUnknownIds()).toEqual(['9007199254740993', '9223372036854775807']);
   });
@@ -91,14 +91,14 @@ describe('the README names exactly the fixed cases the code sends', () => {
     for (const member of otherCase) expect(invalidSpans).toContain(member);
     expect(otherCase).toEqual(['NAME', 'CATEGORYID']);
     const tail = invalidSpans.find((span) => body('trailing-bytes').endsWith(`}${span}`));
-    expect(tail, 'the README shows the bytes after the NewPet').toBe(' trailing');
+    expect(tail, 'the page shows the bytes after the NewPet').toBe(' trailing');
   });
 });
 
-/** How the README spells the small counts it gives in words. */
+/** How the page spells the small counts it gives in words. */
 const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
 
-describe('the README says how the valid creates are sent together, as the code does', () => {
+describe('docs/test-cases.md says how the valid creates are sent together, as the code does', () => {
   it('groups of MIN_GROUP, held for a window that can take MIN_GROUP at once', () => {
     const bullet = fixedCaseBullets().get('createPet, valid') ?? '';
     expect(bullet).toContain(`in groups of ${NUMBER_WORDS[MIN_GROUP]} released at the same moment`);
@@ -117,14 +117,14 @@ describe('the README says how the valid creates are sent together, as the code d
   });
 });
 
-describe('a run against the reference server sends every case the README names', () => {
+describe('a run against the reference server sends every case docs/test-cases.md names', () => {
   const seen: { path: string; limit: string | null; status: string | null; authorization: string | undefined; body: string }[] = [];
   let keys: string[] = [];
   let run: VariantRun;
 
   beforeAll(async () => {
     run = await runVariant(
-      { name: 'readme-fixed-cases', kind: 'conforming', breaks: [], why: 'records every request' },
+      { name: 'docs-fixed-cases', kind: 'conforming', breaks: [], why: 'records every request' },
       {
         finalize: (response, ctx) => {
           keys = [...ctx.server.keys.keys()];
@@ -147,7 +147,7 @@ describe('a run against the reference server sends every case the README names',
     expect(run.cli.code, run.cli.stderr).toBe(0);
   });
 
-  it('every README limit and status=adopted', () => {
+  it('every limit on the page and status=adopted', () => {
     const spans = codeSpans(bullets.get('listPets:') ?? '');
     for (const span of spans.filter((s) => s.startsWith('limit='))) {
       expect(seen.some((r) => r.path === '/v1/pets' && r.limit === span.slice('limit='.length) && r.status === null), span).toBe(true);
@@ -184,7 +184,7 @@ describe('a run against the reference server sends every case the README names',
     expect(Number(together), said.join('\n')).toBeGreaterThanOrEqual(MIN_GROUP);
   });
 
-  it('every README petId', () => {
+  it('every petId on the page', () => {
     for (const id of codeSpans(bullets.get('getPet:') ?? '')) expect(seen.some((r) => r.path === `/v1/pets/${id}`), id).toBe(true);
   });
 
@@ -200,7 +200,7 @@ describe('a run against the reference server sends every case the README names',
     for (const edge of malformedHeaderEdges()) expect(seen.some((r) => at(edge)(r) && r.authorization?.trim() === 'Bearer'), edgeLabel(edge)).toBe(true);
   });
 
-  it('every README bearer token, and each near miss of the run key (never the description)', () => {
+  it('every bearer token on the page, and each near miss of the run key (never the description)', () => {
     const spans = codeSpans(bullets.get('every operation') ?? '');
     const edges = new Set([...parameterEdges(), ...wrongKeyEdges(), ...malformedHeaderEdges()].map(edgeLabel));
     const tokens = spans.filter((s) => !s.startsWith('<') && !edges.has(s));
