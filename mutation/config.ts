@@ -8,7 +8,7 @@
 /**
  * The seed of every mutant's run. Fixed, so that an incremental run reuses results measured with
  * the same random cases; the seed only adds cases on top of the fixed ones every run sends
- * (README, "Reproducible verdicts"), so no verdict of a conforming server depends on it.
+ * (docs/test-cases.md, "Reproducible verdicts"), so no verdict of a conforming server depends on it.
  */
 export const MUTATION_SEED = 31;
 

@@ -1,4 +1,4 @@
-// The README's screenshot, made again from today's report:
+// The README's screenshot (docs/report.png), made again from today's report:
 //
 //   npm run build && node scripts/screenshot-report.mjs [--variant limits-per-operation] [--out docs]
 //

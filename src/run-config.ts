@@ -54,7 +54,7 @@ export interface RunConfig {
    */
   waitMarginMs?: number;
 
-  // Reaching the target (README "Gating CI on staging"): secrets, like apiKey, and like it never in test meta.
+  // Reaching the target (docs/configuration.md): secrets, like apiKey, and like it never in test meta.
   /** Sent on every request. */
   gatewayHeaders?: GatewayHeader[];
   /** The route every request takes (src/http/proxy-route.ts). */

@@ -82,7 +82,7 @@ export interface ConformanceOptions {
   /** Per requirement, the seed and fast-check path of a counterexample to re-send (replay). */
   replay?: RunConfig['replay'];
 
-  // Reaching a target behind a proxy, a gateway or mutual TLS (README "Gating CI on staging").
+  // Reaching a target behind a proxy, a gateway or mutual TLS (docs/configuration.md).
   /**
    * A proxy for every request (http:// or https://, credentials in the URL), tunnelled with
    * CONNECT; '' for none, whatever the environment says. Absent: the environment's, read from

@@ -44,7 +44,7 @@ export interface RunOptions {
   /** CREATE-005: names a store may not survive, sent last (a store nobody else uses only; implies dedicatedKey). */
   riskBreakingStore: boolean;
 
-  // Reaching the target (README "Gating CI on staging").
+  // Reaching the target (docs/configuration.md).
   /** --proxy ('' disables the environment's), or the config file's when the environment names none; `from` names it in messages. */
   proxy?: { value: string; from: string };
   /** --header, then PETSTORE_HEADERS, then the config file's, merged by name in that order. */
@@ -331,7 +331,7 @@ function joined(value: string | ReadonlyArray<string | number> | undefined): str
   return value === undefined || typeof value === 'string' ? value : value.map(String).join(',');
 }
 
-// Reaching the target: proxy, gateway headers, client certificate (README "Gating CI on staging").
+// Reaching the target: proxy, gateway headers, client certificate (docs/configuration.md).
 
 type ReachFlags = { proxy?: string | undefined; header?: string[] | undefined; 'client-cert'?: string | undefined; 'client-key'?: string | undefined };
 type Reach = Pick<RunOptions, 'proxy' | 'headers' | 'clientCertFile' | 'clientKeyFile' | 'configFile'>;

@@ -269,7 +269,7 @@ export const OPTIONS = {
     action: {
       input: 'proxy',
       description:
-        "Proxy URL for every request (--proxy); empty: the runner's HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (either case) with NO_PROXY, as README's Behind a proxy says. A proxy with credentials belongs in HTTPS_PROXY from a secret, not here.",
+        "Proxy URL for every request (--proxy); empty: the runner's HTTPS_PROXY / HTTP_PROXY / ALL_PROXY (either case) with NO_PROXY, as docs/configuration.md's Behind a proxy says. A proxy with credentials belongs in HTTPS_PROXY from a secret, not here.",
       default: '',
     },
   },
