@@ -1,10 +1,12 @@
 // The README's screenshot, made again from today's report:
 //
-//   npm run build && node scripts/screenshot-report.mjs [--variant limits-per-operation] [--out docs]
+//   npm run build && node scripts/screenshot-report.mjs [--variant limits-per-operation] [--window-seconds 60] [--out docs]
 //
 // runs the suite (dist/, as built) against the reference server configured as the variant (by
 // default one that counts its limit per operation, so the report has a failure and the timeline a
-// finding to draw), writes <out>/report.json, renders its report.html, and saves the top of that
+// finding to draw), with the reference's own fixed windows of 60 s aligned to the clock (a real
+// Free key's: the run waits for fresh windows, a few minutes), or the self-test's short windows
+// with --window-seconds 0, writes <out>/report.json, renders its report.html, and saves the top of that
 // page as <out>/report.png with the npm-shipped Chromium (scripts/lib/chromium.mjs; nothing is
 // downloaded). The PNG carries the SHA-256 of the report.json it shows in a tEXt chunk
 // ("report.json SHA-256"): test/docs-report.test.ts checks the pair belongs together and that
@@ -18,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { crc32 } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { chromium } from 'playwright-core';
-import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
+import { alignedWindowLimiter, startReferenceServer } from '../dist/fixtures/reference-server/index.js';
 import { VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
 import { runConformance, writeReports } from '../dist/src/index.js';
 import { CHROMIUM_ARGS, findChromium } from './lib/chromium.mjs';
@@ -40,13 +42,14 @@ function withTextChunk(png, keyword, text) {
   return Buffer.concat([png.subarray(0, iend), length, type, data, crc, png.subarray(iend)]);
 }
 
-const { values } = parseArgs({ options: { variant: { type: 'string', default: 'limits-per-operation' }, out: { type: 'string', default: 'docs' } } });
+const { values } = parseArgs({ options: { variant: { type: 'string', default: 'limits-per-operation' }, 'window-seconds': { type: 'string', default: '60' }, out: { type: 'string', default: 'docs' } } });
 const variant = VARIANTS.find((v) => v.name === values.variant);
 if (variant === undefined) throw new Error(`no variant named ${values.variant}`);
 const out = resolve(values.out);
 const work = await mkdtemp(join(tmpdir(), 'pc-screenshot-'));
 try {
-  const server = await startReferenceServer(variantServerOptions(variant));
+  const windowSeconds = Number(values['window-seconds']);
+  const server = await startReferenceServer(variantServerOptions(variant, windowSeconds > 0 ? { windowSeconds, limiter: alignedWindowLimiter } : {}));
   let report;
   try {
     const plan = variant.plan ?? 'free';

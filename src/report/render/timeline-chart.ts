@@ -10,17 +10,26 @@
  * a hollow symbol, a 429 an X, a lagging read an hourglass, a cited mark a ring labelled with its
  * finding's number, a wait a dashed span labelled W1, W2…, a Reset a dotted line.
  */
-import type { EChartsOption, MarkAreaComponentOption, MarkLineComponentOption, ScatterSeriesOption, init } from 'echarts';
+import type { EChartsOption, GraphicComponentOption, MarkAreaComponentOption, MarkLineComponentOption, ScatterSeriesOption, init } from 'echarts';
 import type { Expectation, RequirementResult, RunTimeline } from '../types.js';
 import { CREDENTIAL_LABELS, timelineView, type Lane, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
 import { esc } from './html-escape.js';
+import { axisTicks, collapsedAxis, placeLabels, toDisplay, type CollapsedAxis, type PlacedLabel } from '../timeline-layout.js';
 
 export const CHART_WIDTH = 1040;
 const MAIN_HEIGHT = 300;
 const LANE_ROW = 26;
 const LANE_GAP = 46;
-const TOP = 64;
+/** Below the legend: the strip the finding labels are placed in, row by row, above the lanes. */
+const STRIP_TOP = 36;
+const LABEL_ROW = 16;
+const STRIP_GAP = 14;
 const BOTTOM = 56;
+const GRID_LEFT = 150;
+const GRID_RIGHT = 28;
+const PLOT_WIDTH = CHART_WIDTH - GRID_LEFT - GRID_RIGHT;
+/** A finding label's width: a generous 7 px a character of 11 px bold, and its padding. */
+const labelWidth = (text: string): number => text.length * 7 + 8;
 
 /** The operations' symbols and colours (the colour repeats what the shape says). */
 const OPERATIONS: ReadonlyArray<{ op: string; name: string; symbol: string; color: string }> = [
@@ -65,8 +74,98 @@ function gridHeight(lane: LaneLayout): number {
   return lane.categories === undefined ? MAIN_HEIGHT : LANE_ROW * lane.categories.length;
 }
 
+/** A finding's label in the strip, and the point of the picture it names (its leader line's end). */
+interface FindingLabel {
+  text: string;
+  box: PlacedLabel;
+  to: { x: number; y: number };
+}
+
+/**
+ * Where everything goes: the x axis (long waits collapsed), the finding labels placed in rows so
+ * that none overlaps another, the lanes' tops below them.
+ */
+interface Geometry {
+  axis: CollapsedAxis;
+  lanes: LaneLayout[];
+  tops: number[];
+  height: number;
+  labels: FindingLabel[];
+  /** A moment (s) in display units, and in px. */
+  dx: (s: number) => number;
+  px: (s: number) => number;
+}
+
+function geometryOf(view: TimelineView): Geometry {
+  const axis = collapsedAxis(
+    view.timeline.responses.map((r) => [r.t / 1000, (r.t + r.ms) / 1000] as const),
+    view.endS,
+    PLOT_WIDTH,
+  );
+  const dx = (s: number): number => toDisplay(axis, s);
+  const px = (s: number): number => GRID_LEFT + (dx(s) / axis.end) * PLOT_WIDTH;
+  const lanes = lanesOf(view);
+  const wanted = findingLabels(view, px);
+  const placed = placeLabels(
+    wanted.map((w) => ({ anchor: w.anchor, width: labelWidth(w.text) })),
+    { left: 4, right: CHART_WIDTH - 4, bottom: 0, rowHeight: LABEL_ROW },
+  );
+  const rows = placed.reduce((max, p) => Math.max(max, p.row + 1), 0);
+  const stripBottom = STRIP_TOP + rows * LABEL_ROW;
+  let top = stripBottom + STRIP_GAP + 8;
+  const tops = lanes.map((lane) => {
+    const at = top;
+    top += gridHeight(lane) + LANE_GAP;
+    return at;
+  });
+  const height = top - LANE_GAP + BOTTOM;
+  const yOfPoint = (p: LabelPoint): number => {
+    const i = lanes.findIndex((l) => l.lane === p.lane);
+    const lane = lanes[i];
+    const laneTop = tops[i] ?? 0;
+    if (lane === undefined) return laneTop;
+    if (lane.categories === undefined) return laneTop + MAIN_HEIGHT * (1 - Math.min(p.value ?? 0, view.topY) / view.topY);
+    // A category axis counts its rows from the bottom.
+    const row = Math.max(0, lane.categories.indexOf(p.category ?? ''));
+    return laneTop + gridHeight(lane) - (row + 0.5) * LANE_ROW;
+  };
+  const labels = wanted.flatMap((w, i) => {
+    const box = placed[i];
+    if (box === undefined) return [];
+    return [{ text: w.text, box: { ...box, y: box.y + stripBottom }, to: { x: w.anchor, y: yOfPoint(w.point) - (w.ring ? RING_SIZE / 2 : 0) } }];
+  });
+  return { axis, lanes, tops, height, labels, dx, px };
+}
+
+interface LabelPoint {
+  lane: Lane;
+  value?: number;
+  category?: string;
+}
+
+interface WantedLabel {
+  text: string;
+  anchor: number;
+  point: LabelPoint;
+  ring: boolean;
+}
+
+/** The labels the findings need: one per ringed mark (the numbers of the findings citing it), one per expectation drawn. */
+function findingLabels(view: TimelineView, px: (s: number) => number): WantedLabel[] {
+  const rings = view.marks
+    .filter((m) => m.cited.length > 0)
+    .map((m) => ({
+      text: m.cited.map((n) => `F${n}`).join(' '),
+      anchor: px(m.x),
+      point: { lane: m.lane, ...(m.y === undefined ? {} : { value: m.y }), category: m.lane === 'without-key' ? CREDENTIAL_LABELS[m.response.auth] : 'no Remaining' },
+      ring: true,
+    }));
+  const bounds = expectationSpans(view).map((e) => ({ text: e.label, anchor: (px(e.from) + px(e.to)) / 2, point: e.value === undefined ? { lane: 'keyed' as const, value: view.topY } : { lane: 'keyed' as const, value: e.value }, ring: false }));
+  return [...rings, ...bounds];
+}
+
 export function chartHeight(view: TimelineView): number {
-  return TOP + lanesOf(view).reduce((sum, lane, i) => sum + gridHeight(lane) + (i === 0 ? 0 : LANE_GAP), 0) + BOTTOM;
+  return geometryOf(view).height;
 }
 
 /** The y value of a mark in its lane: Remaining, or its category's index. */
@@ -109,40 +208,64 @@ function boundLabel(f: TimelineFinding, e: Expectation): string {
   }
 }
 
-/** Each finding's expectation: a dashed segment at the bound it held Remaining (or the Limit) to, or a dashed line at the moment it named. */
-function expectations(view: TimelineView): MarkLineComponentOption['data'] {
+/** A finding's expectation as drawn: a bound from one moment to another (s), or a moment (`value` undefined). */
+interface ExpectationSpan {
+  label: string;
+  from: number;
+  to: number;
+  value?: number;
+}
+
+/** Each finding's expectation: a bound it held Remaining (or the Limit) to between its marks, or the moment it named. */
+function expectationSpans(view: TimelineView): ExpectationSpan[] {
   const xOf = new Map(view.marks.map((m) => [m.seq, m.x]));
-  const data: NonNullable<MarkLineComponentOption['data']> = [];
+  const spans: ExpectationSpan[] = [];
   for (const f of view.findings) {
     const e = f.expected;
     const at = xOf.get(f.cites[0] ?? -1);
     if (e === undefined || at === undefined) continue;
-    const label = { formatter: boundLabel(f, e), color: INK, fontWeight: 'bold' as const };
     if (e.kind === 'window-until' || e.kind === 'served-from') {
       // A moment beyond the picture is said in words only (the findings' list below it).
       const x = (e.value - view.timeline.start) / 1000;
-      if (x >= 0 && x <= view.endS) data.push({ xAxis: x, label: { ...label, position: 'insideEndTop' } });
+      if (x >= 0 && x <= view.endS) spans.push({ label: boundLabel(f, e), from: x, to: x });
       continue;
     }
-    const from = (f.pairedWith === undefined ? undefined : xOf.get(f.pairedWith)) ?? Math.max(0, at - view.endS * 0.03);
-    // Labelled above its middle: its ends are where the cited marks are, ringed and labelled.
-    data.push([
-      { coord: [from, e.value], label: { ...label, position: 'insideMiddleTop' } },
-      { coord: [Math.max(at, from + view.endS * 0.01), e.value] },
-    ]);
+    const paired = f.pairedWith === undefined ? undefined : xOf.get(f.pairedWith);
+    spans.push({ label: boundLabel(f, e), from: paired ?? at, to: at, value: e.value });
   }
-  return data;
+  return spans;
+}
+
+/** The expectations' lines, in display units: a short bound is widened to be seen; its label is in the strip. */
+function expectations(view: TimelineView, g: Geometry): MarkLineComponentOption['data'] {
+  const minWidth = g.axis.end * 0.01;
+  return expectationSpans(view).map((e) => {
+    if (e.value === undefined) return { xAxis: g.dx(e.from), label: { show: false } };
+    const to = g.dx(e.to);
+    const from = Math.min(g.dx(e.from), to - minWidth * 2);
+    return [{ coord: [Math.max(0, from), e.value], label: { show: false } }, { coord: [Math.max(to, from + minWidth), e.value] }];
+  });
 }
 
 /** Resets, waits and expectations, carried by a series of no data in the keyed lane. */
-function decorations(view: TimelineView): ScatterSeriesOption {
+function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
   const labelled = view.windows.filter((w) => w.x !== undefined).length <= 16;
   const resets: NonNullable<MarkLineComponentOption['data']> = view.windows.flatMap((w) =>
-    w.x === undefined ? [] : [{ xAxis: w.x, lineStyle: { type: 'dotted', color: MUTED, width: 1.2 }, label: { show: labelled, formatter: 'Reset', position: 'insideEndBottom', color: MUTED } }],
+    w.x === undefined ? [] : [{ xAxis: g.dx(w.x), lineStyle: { type: 'dotted', color: MUTED, width: 1.2 }, label: { show: labelled, formatter: 'Reset', position: 'insideEndBottom', color: MUTED } }],
   );
   const waits: NonNullable<MarkAreaComponentOption['data']> = view.waits.map((w) => [
-    { xAxis: w.x, name: `W${w.n}` },
-    { xAxis: w.x + Math.max(w.width, view.endS * 0.002) },
+    { xAxis: g.dx(w.x), name: `W${w.n}` },
+    { xAxis: Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002) },
+  ]);
+  // A collapsed stretch: a band of its own, hatched, that says how long it was.
+  const gaps: NonNullable<MarkAreaComponentOption['data']> = g.axis.gaps.map((gap) => [
+    {
+      xAxis: gap.at,
+      name: `\u22ef ${Math.round(gap.to - gap.from)} s wait \u22ef`,
+      itemStyle: { color: { image: HATCH, repeat: 'repeat' }, borderColor: MUTED, borderWidth: 1, borderType: 'solid' },
+      label: { position: 'insideBottom', distance: 10, fontWeight: 'bold', backgroundColor: '#ffffff', padding: [2, 3] },
+    },
+    { xAxis: gap.at + gap.width },
   ]);
   return {
     type: 'scatter',
@@ -154,27 +277,28 @@ function decorations(view: TimelineView): ScatterSeriesOption {
       symbol: 'none',
       animation: false,
       lineStyle: { type: 'dashed', color: INK, width: 2 },
-      data: [...resets, ...(expectations(view) ?? [])],
+      data: [...resets, ...(expectations(view, g) ?? [])],
     },
     markArea: {
       silent: true,
       itemStyle: { color: 'rgba(87, 96, 106, 0.13)', borderColor: MUTED, borderWidth: 1, borderType: 'dashed' },
       label: { show: true, position: 'insideTop', color: INK, fontSize: 11 },
-      data: waits,
+      data: [...waits, ...gaps],
     },
   };
 }
 
 /** The options and, for each series, what its data items stand for. */
 export function timelineOption(view: TimelineView): { option: EChartsOption; drawn: Drawn } {
-  const lanes = lanesOf(view);
+  const g = geometryOf(view);
+  const lanes = g.lanes;
   const series: ScatterSeriesOption[] = [];
   const drawn: Drawn = [];
   const add = (s: ScatterSeriesOption, role: 'mark' | 'ring', marks: TimelineMark[]): void => {
     series.push(s);
     drawn.push({ role, marks });
   };
-  add(decorations(view), 'mark', []);
+  add(decorations(view, g), 'mark', []);
   for (const lane of lanes) {
     const inLane = view.marks.filter((m) => m.lane === lane.lane);
     const special = (m: TimelineMark): boolean => m.kind === 'throttled' || m.response.lagged === true;
@@ -193,41 +317,60 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
         symbolSize: RING_SIZE,
         z: 5,
         // A ring, not a disc: the mark it circles stays visible.
+        // Its label is in the strip above the lanes, placed apart from every other (geometryOf).
         itemStyle: { color: 'rgba(0, 0, 0, 0)', borderColor: INK, borderWidth: 2.4 },
-        label: { show: true, position: 'top', distance: 2, color: INK, fontWeight: 'bold', fontSize: 11, formatter: (p) => (cited[p.dataIndex]?.cited ?? []).map((n) => `F${n}`).join(' ') },
       });
-      add({ ...rings, data: cited.map((m) => ({ value: [m.x, yOf(m, lane)] })) }, 'ring', cited);
+      add({ ...rings, data: cited.map((m) => ({ value: [g.dx(m.x), yOf(m, lane)] })) }, 'ring', cited);
     }
   }
-  let top = TOP;
-  const grids = lanes.map((lane) => {
-    const grid = { left: 150, right: 28, top, height: gridHeight(lane) };
-    top += gridHeight(lane) + LANE_GAP;
-    return grid;
-  });
+  const grids = lanes.map((lane, i) => ({ left: GRID_LEFT, right: GRID_RIGHT, top: g.tops[i] ?? 0, height: gridHeight(lane) }));
+  const ticks = axisTicks(g.axis);
   const last = lanes.length - 1;
   const option: EChartsOption = {
     animation: false,
     textStyle: { fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif', color: INK },
-    legend: { top: 4, left: 150, right: 28, itemWidth: 14, itemHeight: 10, itemGap: 22, textStyle: { color: INK, fontSize: 12 }, data: [...new Set(series.slice(1).map((s) => String(s.name)))] },
+    legend: { top: 4, left: GRID_LEFT, right: GRID_RIGHT, itemWidth: 14, itemHeight: 10, itemGap: 22, textStyle: { color: INK, fontSize: 12 }, data: [...new Set(series.slice(1).map((s) => String(s.name)))] },
     grid: grids,
     xAxis: lanes.map((lane, i) => ({
       type: 'value',
       gridIndex: lane.grid,
       min: 0,
-      max: view.endS,
-      axisLabel: { show: i === last, showMaxLabel: false, color: INK, formatter: (v: number) => `${v} s` },
+      max: g.axis.end,
+      // The labels name real moments: with a stretch collapsed, display units are not seconds.
+      axisLabel: { show: i === last, color: INK, customValues: ticks.map(g.dx), formatter: (v: number) => `${secondsAt(g.axis, ticks, v)} s` },
+      axisTick: { customValues: ticks.map(g.dx) },
       ...(i === last ? { name: 'seconds after the first request, on the server\u2019s clock as the run read it', nameLocation: 'middle' as const, nameGap: 30, nameTextStyle: { color: INK } } : {}),
-      splitLine: { show: i === 0, lineStyle: { color: '#e3e7eb' } },
+      splitLine: { show: false },
     })),
     yAxis: lanes.map((lane) =>
       lane.categories === undefined
-        ? { type: 'value', gridIndex: lane.grid, min: 0, max: view.topY, name: 'Remaining', nameTextStyle: { color: INK }, axisLabel: { color: INK }, splitLine: { lineStyle: { color: '#e3e7eb' } } }
+        ? { type: 'value', gridIndex: lane.grid, min: 0, max: view.topY, name: 'Remaining', nameLocation: 'middle' as const, nameGap: 34, nameTextStyle: { color: INK }, axisLabel: { color: INK }, splitLine: { lineStyle: { color: '#e3e7eb' } } }
         : { type: 'category', gridIndex: lane.grid, data: lane.categories, axisLabel: { color: INK }, axisTick: { show: false } },
     ),
     series,
+    graphic: labelGraphics(g.labels),
   };
   return { option, drawn };
+}
+
+/** The moment a tick in display units stands for. */
+function secondsAt(axis: CollapsedAxis, ticks: readonly number[], display: number): number {
+  const near = ticks.reduce<number | undefined>((best, t) => (best === undefined || Math.abs(toDisplay(axis, t) - display) < Math.abs(toDisplay(axis, best) - display) ? t : best), undefined);
+  return near ?? display;
+}
+
+/** A diagonal hatch for a collapsed stretch, as an SVG image the SVG renderer repeats. */
+const HATCH = 'data:image/svg+xml;utf8,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke="#8c959f" stroke-width="1"/></svg>');
+
+/** The finding labels, each with a thin leader line down to what it names. */
+function labelGraphics(labels: readonly FindingLabel[]): GraphicComponentOption[] {
+  return labels.flatMap((l): GraphicComponentOption[] => {
+    const from = { x: Math.max(l.box.x + 4, Math.min(l.to.x, l.box.x + l.box.width - 4)), y: l.box.y + l.box.height };
+    return [
+      { type: 'line', silent: true, z: 4, shape: { x1: from.x, y1: from.y, x2: l.to.x, y2: l.to.y }, style: { stroke: MUTED, lineWidth: 0.8, lineDash: [2, 2] } },
+      { type: 'text', silent: true, z: 6, x: l.box.x + 4, y: l.box.y + 2, style: { text: l.text, fill: INK, font: 'bold 11px system-ui, "Segoe UI", Roboto, Arial, sans-serif', align: 'left', verticalAlign: 'top' } },
+    ];
+  });
 }
 
 interface Echarts {
