@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/report/types.js';
 import { timelineFindings } from '../src/report/timeline.js';
+import { parseReport } from '../src/report/load.js';
 import { runCli } from './support/cli.js';
 import { axeViolations, launchReportBrowser, screenshot, serious, type Page, type ReportBrowser } from './support/report-browser.js';
 import { tempDirs } from './support/temp-dirs.js';
@@ -94,6 +95,22 @@ async function expectFindingsDrawn(page: Page, report: Report): Promise<number> 
   return findings.length;
 }
 
+/** No finding label's box overlaps another text of the picture (another label, a lane's, an axis'). */
+async function expectNoLabelOverlaps(page: Page): Promise<number> {
+  const boxes = await page.locator('svg.timeline-chart text').evaluateAll((texts) =>
+    texts.map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
+  const labels = boxes.filter((b) => /^F\d+/.test(b.text ?? '') && b.width > 0);
+  const overlapping = labels.flatMap((a) =>
+    boxes.filter((b) => b !== a && b.width > 0 && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).map((b) => `${a.text} / ${b.text}`),
+  );
+  expect(overlapping).toEqual([]);
+  return labels.length;
+}
+
 async function expectAccessible(page: Page): Promise<void> {
   expect(serious(await axeViolations(page))).toEqual([]);
 }
@@ -109,6 +126,7 @@ describe('the timeline of real runs in report.html', () => {
       expect(report.timeline?.waits.length).toBeGreaterThan(0);
     }
     expect(await expectFindingsDrawn(page, report)).toBe(report.requirements.filter((r) => r.id.startsWith('RATE-')).flatMap((r) => r.evidence.filter((e) => e.kind === 'violation')).length);
+    await expectNoLabelOverlaps(page);
     await expectAccessible(page);
     expect(consoleErrors).toEqual([]);
     expect(requests).toEqual([url]);
@@ -122,6 +140,7 @@ describe('the timeline of real runs in report.html', () => {
     const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'limits-per-operation');
     await expectTheRunsCounts(page, report);
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
+    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
     const rises = timelineFindings(report).filter((f) => f.requirement === 'RATE-002' && f.expected?.kind === 'remaining-at-most');
     expect(rises.length).toBeGreaterThan(0);
     for (const rise of rises) {
@@ -141,9 +160,23 @@ describe('the timeline of real runs in report.html', () => {
     const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'remaining-frozen');
     await expectTheRunsCounts(page, report);
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
+    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
     await expectAccessible(page);
     expect(consoleErrors).toEqual([]);
     await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-remaining-frozen.png') });
+    await page.close();
+  });
+
+  it('a Free key\u2019s 60 s windows (docs/report.json, a run of the reference with its own windows): the wait collapsed and labelled, every mark drawn, no label overlapping', async () => {
+    const report = parseReport(await readFile(resolve(import.meta.dirname, '../docs/report.json'), 'utf8'), 'docs/report.json');
+    expect(report.timeline?.waits.some((w) => w.ms > 50_000)).toBe(true);
+    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'free-60s');
+    await expectTheRunsCounts(page, report);
+    expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
+    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+    await expect(page.locator('svg.timeline-chart text', { hasText: /\u22ef \d+ s wait \u22ef/ }).count()).resolves.toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-free-60s.png') });
     await page.close();
   });
 });

@@ -257,12 +257,12 @@ function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
     { xAxis: g.dx(w.x), name: `W${w.n}` },
     { xAxis: Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002) },
   ]);
-  // A collapsed stretch: a band of its own, hatched, that says how long it was.
+  // A collapsed stretch: a band of its own, solid-edged and lighter than a wait, that says how long it was.
   const gaps: NonNullable<MarkAreaComponentOption['data']> = g.axis.gaps.map((gap) => [
     {
       xAxis: gap.at,
       name: `\u22ef ${Math.round(gap.to - gap.from)} s wait \u22ef`,
-      itemStyle: { color: { image: HATCH, repeat: 'repeat' }, borderColor: MUTED, borderWidth: 1, borderType: 'solid' },
+      itemStyle: { color: 'rgba(255, 255, 255, 0.85)', borderColor: INK, borderWidth: 1.5, borderType: 'solid' },
       label: { position: 'insideBottom', distance: 10, fontWeight: 'bold', backgroundColor: '#ffffff', padding: [2, 3] },
     },
     { xAxis: gap.at + gap.width },
@@ -359,8 +359,6 @@ function secondsAt(axis: CollapsedAxis, ticks: readonly number[], display: numbe
   return near ?? display;
 }
 
-/** A diagonal hatch for a collapsed stretch, as an SVG image the SVG renderer repeats. */
-const HATCH = 'data:image/svg+xml;utf8,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke="#8c959f" stroke-width="1"/></svg>');
 
 /** The finding labels, each with a thin leader line down to what it names. */
 function labelGraphics(labels: readonly FindingLabel[]): GraphicComponentOption[] {
