@@ -7,7 +7,7 @@
 /** An idle stretch of at least this long (seconds, no request in flight) is drawn collapsed. */
 export const COLLAPSE_MIN_S = 10;
 /** Idle time kept drawn on each side of a collapsed stretch, so marks do not touch its band. */
-const COLLAPSE_MARGIN_S = 1;
+const COLLAPSE_MARGIN_S = 0.25;
 /** The width (px) a collapsed stretch is drawn with: room for its label. */
 const GAP_PX = 96;
 /** At most this share of the plot goes to collapsed stretches, however many there are. */

@@ -184,6 +184,8 @@ function scatter(name: string, lane: LaneLayout, marks: TimelineMark[], style: P
     xAxisIndex: lane.grid,
     yAxisIndex: lane.grid,
     symbolSize: SYMBOL_SIZE,
+    // A mark on the plot's edge is still drawn.
+    clip: false,
     data: marks.map((m) => ({
       value: [m.x, yOf(m, lane)],
       // A refusal (4xx, 5xx other than 429) is hollow: shown by fill, not only by colour.
