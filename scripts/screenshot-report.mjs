@@ -49,7 +49,7 @@ const out = resolve(values.out);
 const work = await mkdtemp(join(tmpdir(), 'pc-screenshot-'));
 try {
   const windowSeconds = Number(values['window-seconds']);
-  const server = await startReferenceServer(variantServerOptions(variant, windowSeconds > 0 ? { windowSeconds, limiter: alignedWindowLimiter, startAtPhaseMs: 0 } : {}));
+  const server = await startReferenceServer(variantServerOptions(variant, windowSeconds > 0 ? { windowSeconds, limiter: alignedWindowLimiter } : {}));
   let report;
   try {
     const plan = variant.plan ?? 'free';

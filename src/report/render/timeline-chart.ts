@@ -22,7 +22,7 @@ const LANE_ROW = 26;
 const LANE_GAP = 46;
 /** Below the legend: the strip the finding labels are placed in, row by row, above the lanes. */
 const STRIP_TOP = 36;
-const LABEL_ROW = 16;
+const LABEL_ROW = 19;
 const STRIP_GAP = 14;
 const BOTTOM = 56;
 const GRID_LEFT = 150;
@@ -368,7 +368,7 @@ function labelGraphics(labels: readonly FindingLabel[]): GraphicComponentOption[
     const from = { x: Math.max(l.box.x + 4, Math.min(l.to.x, l.box.x + l.box.width - 4)), y: l.box.y + l.box.height };
     return [
       { type: 'line', silent: true, z: 4, shape: { x1: from.x, y1: from.y, x2: l.to.x, y2: l.to.y }, style: { stroke: MUTED, lineWidth: 0.8, lineDash: [2, 2] } },
-      { type: 'text', silent: true, z: 6, x: l.box.x + 4, y: l.box.y + 2, style: { text: l.text, fill: INK, font: 'bold 11px system-ui, "Segoe UI", Roboto, Arial, sans-serif', align: 'left', verticalAlign: 'top' } },
+      { type: 'text', silent: true, z: 6, x: l.box.x + 4, y: l.box.y + 1, style: { text: l.text, fill: INK, font: 'bold 11px system-ui, "Segoe UI", Roboto, Arial, sans-serif', align: 'left', verticalAlign: 'top' } },
     ];
   });
 }
