@@ -169,7 +169,7 @@ describe('the timeline of real runs in report.html', () => {
 
   it('a Free key\u2019s 60 s windows (docs/report.json, a run of the reference with its own windows): the wait collapsed and labelled, every mark drawn, no label overlapping', async () => {
     const report = parseReport(await readFile(resolve(import.meta.dirname, '../docs/report.json'), 'utf8'), 'docs/report.json');
-    expect(report.timeline?.waits.some((w) => w.ms > 30_000), 'a wait of most of a 60 s window').toBe(true);
+    expect(report.timeline?.waits.some((w) => w.ms > 20_000), 'a wait no short window has').toBe(true);
     const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'free-60s');
     await expectTheRunsCounts(page, report);
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
