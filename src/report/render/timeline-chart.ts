@@ -177,17 +177,15 @@ function yOf(mark: TimelineMark, lane: LaneLayout): number | string {
 /** What each drawn data item stands for, by series index and data index, to link it once drawn. */
 type Drawn = Array<{ role: 'mark' | 'ring'; marks: TimelineMark[] }>;
 
-function scatter(name: string, lane: LaneLayout, marks: TimelineMark[], style: Partial<ScatterSeriesOption>): ScatterSeriesOption {
+function scatter(name: string, lane: LaneLayout, marks: TimelineMark[], style: Partial<ScatterSeriesOption>, dx: (s: number) => number): ScatterSeriesOption {
   return {
     type: 'scatter',
     name,
     xAxisIndex: lane.grid,
     yAxisIndex: lane.grid,
     symbolSize: SYMBOL_SIZE,
-    // A mark on the plot's edge is still drawn.
-    clip: false,
     data: marks.map((m) => ({
-      value: [m.x, yOf(m, lane)],
+      value: [dx(m.x), yOf(m, lane)],
       // A refusal (4xx, 5xx other than 429) is hollow: shown by fill, not only by colour.
       ...(m.kind === 'refused' || m.kind === 'no-response' ? { itemStyle: { color: '#ffffff', borderWidth: 1.6 } } : {}),
     })),
@@ -306,12 +304,12 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
     const special = (m: TimelineMark): boolean => m.kind === 'throttled' || m.response.lagged === true;
     for (const o of OPERATIONS) {
       const marks = inLane.filter((m) => drawnOperation(m) === o.op && !special(m));
-      if (marks.length > 0) add(scatter(o.name, lane, marks, { symbol: o.symbol, itemStyle: { color: o.color, borderColor: o.color } }), 'mark', marks);
+      if (marks.length > 0) add(scatter(o.name, lane, marks, { symbol: o.symbol, itemStyle: { color: o.color, borderColor: o.color } }, g.dx), 'mark', marks);
     }
     const throttled = inLane.filter((m) => m.kind === 'throttled');
-    if (throttled.length > 0) add(scatter(THROTTLED, lane, throttled, { symbol: X_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: THROTTLED_COLOR } }), 'mark', throttled);
+    if (throttled.length > 0) add(scatter(THROTTLED, lane, throttled, { symbol: X_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: THROTTLED_COLOR } }, g.dx), 'mark', throttled);
     const lagged = inLane.filter((m) => m.response.lagged === true && m.kind !== 'throttled');
-    if (lagged.length > 0) add(scatter(LAGGED, lane, lagged, { symbol: HOURGLASS_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: LAGGED_COLOR } }), 'mark', lagged);
+    if (lagged.length > 0) add(scatter(LAGGED, lane, lagged, { symbol: HOURGLASS_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: LAGGED_COLOR } }, g.dx), 'mark', lagged);
     const cited = inLane.filter((m) => m.cited.length > 0);
     if (cited.length > 0) {
       const rings = scatter(CITED, lane, cited, {
@@ -321,7 +319,7 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
         // A ring, not a disc: the mark it circles stays visible.
         // Its label is in the strip above the lanes, placed apart from every other (geometryOf).
         itemStyle: { color: 'rgba(0, 0, 0, 0)', borderColor: INK, borderWidth: 2.4 },
-      });
+      }, g.dx);
       add({ ...rings, data: cited.map((m) => ({ value: [g.dx(m.x), yOf(m, lane)] })) }, 'ring', cited);
     }
   }
