@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
-import { VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
+import { PHASE_DEPENDENT_VARIANTS, VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const SEED_COUNT = Number(process.env.BENCH_SEEDS ?? 3);
@@ -32,7 +32,8 @@ const PATTERN = new RegExp(process.env.BENCH_VARIANTS ?? '');
 const AS_JSON = process.env.BENCH_JSON === '1';
 
 const seeds = Array.from({ length: SEED_COUNT }, (_, i) => 1_000_003 * (i + 1));
-const variants = VARIANTS.filter((v) => PATTERN.test(v.name));
+// The phase-dependent shapes too: this bench is where their failed sets are read.
+const variants = [...VARIANTS, ...PHASE_DEPENDENT_VARIANTS].filter((v) => PATTERN.test(v.name));
 
 /** The variant's window as its server is started (the reference's default is a minute). */
 const windowMsOf = (variant) => (variantServerOptions(variant).windowSeconds ?? 60) * 1000;

@@ -73,6 +73,7 @@ export class ComplianceReporter implements Reporter {
       ...(meta.stoppedBy === undefined ? {} : { stoppedBy: meta.stoppedBy }),
       ...(meta.halt === undefined ? {} : { halt: meta.halt }),
       ...(meta.keyUse === undefined ? {} : { keyUse: meta.keyUse }),
+      ...(meta.restsOn === undefined ? {} : { restsOn: meta.restsOn }),
     };
     let outcome: TestOutcome;
     if (result.state === 'passed') outcome = { ...base, status: 'pass' };

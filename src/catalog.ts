@@ -19,8 +19,23 @@ export interface Requirement {
   test: string;
   interpretation?: string;
   crossCutting?: boolean;
+  /** Stack defaults known to break it, recognised by a pattern on a violation's message, and how stacks fix them. */
+  commonCauses?: CommonCause[];
   /** Requirements whose tests produce what this one inspects; selecting it selects them too. */
   needs?: string[];
+}
+
+export interface CommonCause {
+  /** A regular expression a violation message matches. */
+  match: string;
+  cause: string;
+  fix: string;
+}
+
+/** The common causes of a requirement's failure that its violation messages show, each once. */
+export function commonCausesOf(id: string, messages: readonly string[]): CommonCause[] {
+  const causes = byId().get(id)?.commonCauses ?? [];
+  return causes.filter((c) => messages.some((m) => new RegExp(c.match).test(m)));
 }
 
 export interface NotTested {

@@ -4,82 +4,103 @@
  * Each unauthorised createPet names its pet with a marker of its own, so AUTH-004 can tell a
  * stored one by the request it came from. Their status is the one every refused body carries, so
  * one filtered listing can show them all (suites/rejected-writes.ts).
+ *
+ * Besides one ordinary request to each operation, the operations go out at the edges of their
+ * parameters (src/arbitraries/parameter-edges.ts): a route or validator that runs before the key
+ * check answers those with 404 or 400 instead.
  */
 import { describe } from 'vitest';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import type { SendRequest } from '../src/http/client.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
+import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type ParameterEdge } from '../src/arbitraries/parameter-edges.js';
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf } from '../src/http/near-miss.js';
 import { idOf, WRITES_DISABLED } from './support.js';
 
 type Credential = { label: string; auth: NonNullable<SendRequest['auth']> };
-type Operation = { label: string; request: (t: RequirementRun) => Promise<Pick<SendRequest, 'method' | 'path' | 'body' | 'contentType'>> };
+type Request = Pick<SendRequest, 'method' | 'path' | 'query' | 'body' | 'contentType'>;
+/** One request to an operation; `label` names the operation and the parameter value it carries, for the evidence. */
+type Probe = { operation: string; request: (t: RequirementRun) => Promise<{ label: string; request: Request }> };
 
-const OPERATIONS: Operation[] = [
-  { label: 'listPets', request: async () => ({ method: 'GET', path: '/pets' }) },
+const OPERATIONS: Probe[] = [
+  { operation: 'listPets', request: async () => ({ label: 'listPets', request: { method: 'GET', path: '/pets' } }) },
   {
-    label: 'createPet',
+    operation: 'createPet',
     request: async (t) => ({
-      method: 'POST',
-      path: '/pets',
-      contentType: 'application/json',
-      body: JSON.stringify({ name: `${t.session.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
+      label: 'createPet',
+      request: {
+        method: 'POST',
+        path: '/pets',
+        contentType: 'application/json',
+        body: JSON.stringify({ name: `${t.session.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
+      },
     }),
   },
   {
-    label: 'getPet',
+    operation: 'getPet',
     request: async (t) => {
       // Chosen once: the census is taken again after each test's createPet, and an id that existed still does.
       const id = await t.session.memo('auth-pet-id', async () => t.session.usable((await t.session.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
-      return { method: 'GET', path: `/pets/${id}` };
+      return { label: `getPet petId=${id}`, request: { method: 'GET', path: `/pets/${id}` } };
     },
   },
-  { label: 'listOrders', request: async () => ({ method: 'GET', path: '/store/orders' }) },
+  { operation: 'listOrders', request: async () => ({ label: 'listOrders', request: { method: 'GET', path: '/store/orders' } }) },
 ];
 
-/** Sends every operation (or those named) with each credential and expects 401. */
-async function expectUnauthorised(t: RequirementRun, credentials: Credential[], operations: readonly Operation[] = OPERATIONS): Promise<void> {
+const LIST_PETS = OPERATIONS.filter((op) => op.operation === 'listPets');
+
+function edgeProbe(edge: ParameterEdge): Probe {
+  const request: Request =
+    edge.parameter === 'petId' ? { method: 'GET', path: `/pets/${edge.value}` } : { method: 'GET', path: '/pets', query: [[edge.parameter, edge.value]] };
+  return { operation: edge.operation, request: async () => ({ label: `${edge.operation} ${edgeLabel(edge)}`, request }) };
+}
+
+/** Sends each probe (every operation unless told) with each credential and expects 401. */
+async function expectUnauthorised(t: RequirementRun, credentials: Credential[], probes: readonly Probe[] = OPERATIONS): Promise<void> {
   const skipped: string[] = [];
-  for (const op of operations) {
-    if (op.label === 'createPet' && t.session.config.readOnly) {
-      skipped.push(op.label);
+  for (const probe of probes) {
+    if (probe.operation === 'createPet' && t.session.config.readOnly) {
+      skipped.push(probe.operation);
       continue;
     }
     for (const credential of credentials) {
-      if (op.label === 'createPet') await t.session.openBracket('AUTH-004');
-      const request = await op.request(t);
+      if (probe.operation === 'createPet') await t.session.openBracket('AUTH-004');
+      const { label, request } = await probe.request(t);
       const ex = await t.send({ ...request, auth: credential.auth });
       const status = ex.response?.status;
-      if (status === undefined) return t.inconclusive(`${op.label} ${credential.label} got no response (${ex.error?.code})`);
-      if (status !== 401) t.fail(`${op.label} ${credential.label}: received ${status} / expected 401`, ex);
+      if (status === undefined) return t.inconclusive(`${label} ${credential.label} got no response (${ex.error?.code})`);
+      if (status !== 401) t.fail(`${label} ${credential.label}: received ${status} / expected 401`, ex);
     }
   }
   // Any POST above might have leaked a pet: the next listing must be fresh.
-  if (operations.some((op) => op.label === 'createPet')) t.session.storeWritten();
+  if (probes.some((probe) => probe.operation === 'createPet')) t.session.storeWritten();
   if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 
 describe('5 authentication', () => {
-  requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }]));
+  requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }], [...OPERATIONS, ...parameterEdges().map(edgeProbe)]));
 
   requirementTest('AUTH-002', async (t) => {
     // Keys a careless lookup accepts need one operation only, as every operation shares the lookup.
     const traps: Credential[] = TRAP_TOKENS.map(({ token }) => ({ label: `with the bearer token ${token}`, auth: { mode: 'wrong-key', header: `Bearer ${token}` } }));
     const misses: Credential[] = nearMissesOf(t.session.config.apiKey).map((miss) => ({ label: `with ${describeNearMiss(miss)}`, auth: { mode: 'near-miss', miss } }));
-    await expectUnauthorised(t, [...traps, ...misses], OPERATIONS.filter((op) => op.label === 'listPets'));
-    await expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }]);
+    await expectUnauthorised(t, [...traps, ...misses], LIST_PETS);
+    await expectUnauthorised(t, [{ label: 'with a key the service did not issue', auth: 'wrong-key' }], [...OPERATIONS, ...wrongKeyEdges().map(edgeProbe)]);
   });
 
   requirementTest('AUTH-003', async (t) => {
     const key = t.session.config.apiKey;
     // The header values hold the real key where a careless server might still find it; the
     // client redacts it from every record.
+    const emptyToken: Credential = { label: 'with an empty bearer token', auth: { mode: 'malformed', header: 'Bearer ' } };
     await expectUnauthorised(t, [
       { label: 'with the key but no scheme', auth: { mode: 'malformed', header: key } },
-      { label: 'with an empty bearer token', auth: { mode: 'malformed', header: 'Bearer ' } },
+      emptyToken,
       { label: 'with the Basic scheme', auth: { mode: 'malformed', header: `Basic ${Buffer.from(`user:${key}`).toString('base64')}` } },
     ]);
+    // The header that holds no key at all, at the edge malformedHeaderEdges says why it is the only one.
+    await expectUnauthorised(t, [emptyToken], malformedHeaderEdges().map(edgeProbe));
     // One header check serves every operation, so listPets alone: "Bearer <key>" twice in one
     // value (a bearer token holds no space, so a server that reads the first or the last two words
     // and ignores the rest, or finds "Bearer <key>" anywhere in the value, accepts it), and the key
@@ -91,7 +112,7 @@ describe('5 authentication', () => {
         { label: 'with "Bearer <key>" twice in one value', auth: { mode: 'malformed', header: `Bearer ${key} Bearer ${key}` } },
         { label: 'with the key under the scheme Token', auth: { mode: 'malformed', header: `Token ${key}` } },
       ],
-      OPERATIONS.filter((op) => op.label === 'listPets'),
+      LIST_PETS,
     );
   });
 });

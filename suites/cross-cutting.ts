@@ -10,6 +10,7 @@ import { findEarly429s } from '../src/checks/early-429.js';
 import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
 import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
 import { observeDateLag } from '../src/checks/server-clock.js';
+import { findResetsMovingBack } from '../src/checks/rate-limit-sequence.js';
 import { judgeSequences } from './model-sequences.js';
 import { getSession } from '../src/session/session.js';
 import { encodeProgress } from '../src/conformance/progress.js';
@@ -46,9 +47,11 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
     const otherConsumption = describeOtherUse(otherUseOf(exchanges), mode);
     t.noteKeyUse({ mode, ...(otherConsumption === undefined ? {} : { otherConsumption }) });
   });
-  // Date headers that lagged the clock the run read from the freshest of them: recorded, never failed.
+  // Date headers that lagged the clock the run read from the freshest of them: recorded, never failed;
+  // and a Reset that moved back, judged on the whole run's clock.
   crossCuttingTest('RATE-003', answered, async (t) => {
-    t.record(observeDateLag(t.session.client.exchanges, t.session.serverClock));
+    const exchanges = t.session.client.exchanges;
+    t.record([...observeDateLag(exchanges, t.session.serverClock), ...findResetsMovingBack(exchanges, t.session.serverClock)]);
   });
   crossCuttingTest('RATE-004', keyed, async (t) => {
     if (t.session.config.plan === undefined) {

@@ -19,8 +19,6 @@ import fc from 'fast-check';
 import { expectedPageLength } from './support.js';
 import { judgeSequences } from './model-sequences.js';
 
-/** A status no PetStatus value resembles, sent by every run. */
-
 type Query = Array<[string, string]>;
 
 export function list(t: RequirementRun, query: Query, purpose?: string): Promise<Exchange> {

@@ -130,9 +130,8 @@ describe('8 limits', () => {
     const { session } = t;
     const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
     if (step.kind === 'cannot') return t.inconclusive(step.reason);
-    if (step.kind === 'judge') return judgeRecovery(t, throttledBy, step.ex);
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
-    const ex = await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
+    const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
     judgeRecovery(t, throttledBy, ex);
   });
 

@@ -5,10 +5,11 @@
  * declared inputs and outputs must be exactly what the script reads and writes, and the key must
  * appear nowhere.
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { copyFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceBehaviour, startReferenceServer, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
@@ -18,9 +19,12 @@ import { predicateErrors } from '../src/attestation/shape.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
 import { startGateway, startForwardProxy } from './support/reach-servers.js';
+import { REPORTERS } from '../src/cli/args.js';
+import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SCRIPT = join(ROOT, 'scripts/action/run.sh');
+const BUILD_TOOLS = join(ROOT, 'scripts/action/build-tools');
 const KEY = 'pc-action-secret-8e2b/q+z=';
 const INPUTS = ['base-url', 'plan', 'only', 'read-only', 'rate-limit-sharing', 'risk-breaking-store', 'max-requests', 'report-dir', 'reporters', 'config', 'proxy', 'headers', 'client-cert', 'client-key'];
 const OUTPUTS = ['verdict', 'exit-code', 'report-dir', 'predicate-path'];
@@ -34,7 +38,7 @@ interface ActionStep {
 }
 
 interface ActionFile {
-  inputs: Record<string, { default?: string }>;
+  inputs: Record<string, { default?: string; description?: string }>;
   outputs: Record<string, { value: string }>;
   runs: { using: string; steps: ActionStep[] };
 }
@@ -62,8 +66,9 @@ type WhileRunning = (kill: (signal: NodeJS.Signals) => void) => Promise<void>;
  * Runs the action's step in a fresh workspace (after `prepare`), as the composite would with these
  * inputs: with `whileRunning`, as the runner itself does, action.yml's `run` line in a script of
  * its own run by `bash --noprofile --norc -eo pipefail` (the entry process the runner signals).
+ * `actionPath` is the action's checkout (GITHUB_ACTION_PATH): this one, with its dist/ built.
  */
-async function runAction(inputs: Record<string, string>, prepare: (workspace: string) => Promise<void> = async () => {}, whileRunning?: WhileRunning): Promise<ActionRun> {
+async function runAction(inputs: Record<string, string>, prepare: (workspace: string) => Promise<void> = async () => {}, whileRunning?: WhileRunning, actionPath = ROOT): Promise<ActionRun> {
   const workspace = await tempDir('action');
   await prepare(workspace);
   const outputFile = join(workspace, 'github-output');
@@ -76,16 +81,16 @@ async function runAction(inputs: Record<string, string>, prepare: (workspace: st
     ...(process.env['TMPDIR'] === undefined ? {} : { TMPDIR: process.env['TMPDIR'] }),
     NO_COLOR: '1',
     GITHUB_ACTIONS: 'true',
-    GITHUB_ACTION_PATH: ROOT,
+    GITHUB_ACTION_PATH: actionPath,
     GITHUB_WORKSPACE: workspace,
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     PETSTORE_API_KEY: KEY,
     ...inputEnv,
   };
-  let command = ['bash', SCRIPT];
+  let command = ['bash', join(actionPath, 'scripts/action/run.sh')];
   if (whileRunning !== undefined) {
-    const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionFile;
+    const action = parse(await readFile(join(actionPath, 'action.yml'), 'utf8')) as ActionFile;
     const step = join(workspace, 'step.sh');
     await writeFile(step, action.runs.steps[0]?.run ?? '');
     command = ['bash', '--noprofile', '--norc', '-eo', 'pipefail', step];
@@ -155,7 +160,48 @@ describe('action.yml', () => {
     expect([...written].sort()).toEqual([...OUTPUTS].sort());
     for (const name of OUTPUTS) expect(action.outputs[name]?.value).toBe(`\${{ steps.${action.runs.steps[0]?.id ?? '?'}.outputs.${name} }}`);
   });
+
+  it('the reporters input names every format the CLI writes', () => {
+    const description = action.inputs['reporters']?.description ?? '';
+    const named = description.match(/\(([a-z, ]+)\)/)?.[1]?.split(', ');
+    expect(named).toEqual([...REPORTERS]);
+  });
+
+  it('builds with the TypeScript of the root lockfile, pinned by a lockfile of its own', async () => {
+    const root = lockPackages(await readFile(join(ROOT, 'package-lock.json'), 'utf8'));
+    const tools = lockPackages(await readFile(join(BUILD_TOOLS, 'package-lock.json'), 'utf8'));
+    expect(Object.keys(tools).filter((path) => path !== '')).toEqual(['node_modules/typescript']);
+    const [pinned, wanted] = [tools['node_modules/typescript'], root['node_modules/typescript']];
+    expect({ version: pinned?.version, integrity: pinned?.integrity }).toEqual({ version: wanted?.version, integrity: wanted?.integrity });
+    const manifest = JSON.parse(await readFile(join(BUILD_TOOLS, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies).toEqual({ typescript: wanted?.version });
+  });
 });
+
+interface LockEntry {
+  version?: string;
+  integrity?: string;
+  dev?: boolean;
+}
+
+function lockPackages(lockfile: string): Record<string, LockEntry> {
+  return (JSON.parse(lockfile) as { packages: Record<string, LockEntry> }).packages;
+}
+
+const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+
+/** A checkout of this action as GitHub makes one: the files git would commit, no dist/, no node_modules. */
+async function checkout(): Promise<string> {
+  const dir = await tempDir('action-checkout');
+  const { stdout } = await promisify(execFile)('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of stdout.split('\0').filter((f) => f !== '')) {
+    // A file deleted in the work tree but still in the index is not part of the checkout.
+    if (!(await exists(join(ROOT, file)))) continue;
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await copyFile(join(ROOT, file), join(dir, file));
+  }
+  return dir;
+}
 
 describe('the action run against servers', () => {
   let good: RunningReferenceServer;
@@ -224,6 +270,29 @@ describe('the action run against servers', () => {
     expect(run.outputs.get('verdict')).toBe('not-verified');
     expect(run.summary).toMatch(/NOT VERIFIED/);
     expect(run.summary).toMatch(/unreachable/);
+  });
+
+  it('a checkout without dist/: the step installs only what a run needs (no dev tools), builds, and runs', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const actionPath = await checkout();
+    expect(await exists(join(actionPath, 'dist'))).toBe(false);
+    const run = await runAction({ 'base-url': good.baseUrl, plan: 'free', only: 'AUTH', reporters: 'json' }, undefined, undefined, actionPath);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.outputs.get('verdict')).toBe(reportVerdict(run));
+    const report = JSON.parse(run.files.get('report.json') ?? '{}') as { requirements: { id: string; status: string }[] };
+    expect(report.requirements.filter((r) => r.id.startsWith('AUTH-') && r.status === 'pass').length).toBeGreaterThan(0);
+    const modules = join(actionPath, 'node_modules');
+    for (const dev of ['@stryker-mutator/core', '@stryker-mutator/api', 'eslint', 'typescript-eslint', '@sparticuz/chromium', 'playwright-core', 'typescript']) {
+      expect(await exists(join(modules, dev)), `${dev} installed`).toBe(false);
+    }
+    // Nor anything else only the dev dependencies need.
+    const devOnly = Object.entries(lockPackages(await readFile(join(actionPath, 'package-lock.json'), 'utf8'))).filter(([, entry]) => entry.dev === true);
+    expect(devOnly.length).toBeGreaterThan(0);
+    const installed: string[] = [];
+    for (const [path] of devOnly) if (await exists(join(actionPath, path))) installed.push(path);
+    expect(installed).toEqual([]);
+    // What it built is what the published package ships: no test fixtures or mutation tooling.
+    expect((await readdir(join(actionPath, 'dist', 'fixtures'))).sort()).toEqual(['reference-server']);
+    expect(await exists(join(actionPath, 'dist', 'mutation'))).toBe(false);
   });
 
   it('a custom plan is passed through: an Enterprise key\'s limits checked and shown in the report', async () => {

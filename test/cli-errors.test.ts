@@ -111,6 +111,12 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expectShortConsole(result);
   });
 
+  it('a rejected key given with --api-key says to check --api-key, not the environment', async () => {
+    const { result, report } = await runWithReport(['--base-url', server.baseUrl, '--api-key', 'pc-mistyped-key'], {});
+    expectOneLineUsageError(result, /^petstore-conformance: the API key was rejected \(401\): check --api-key$/);
+    expectHaltedReport(report, 'bad-key');
+  });
+
   it('a base URL without /v1 stops with the corrected URL when <base>/v1/pets answers', async () => {
     const base = server.baseUrl.replace(/\/v1$/, '');
     const before = server.requests;
@@ -123,6 +129,36 @@ describe('the run could not be made: one line, exit 2, and still a report.json w
     expectHaltedReport(report, 'wrong-base-url');
     expectShortConsole(result);
     expect(lines).toHaveLength(1);
+  });
+
+  it.each([
+    // /v1/pets/pets is getPet's path for the id "pets": 400, not 404.
+    ['a prefix the server does not serve', '/api/v1', 404],
+    ["the operation's path given with the base", '/v1/pets', 400],
+  ])('a base URL with %s (%s) stops in one line, within 10 requests, naming the base that answers', async (_what, path, came) => {
+    const origin = new URL(server.baseUrl).origin;
+    const before = server.requests;
+    const { result, report } = await runWithReport(['--base-url', `${origin}${path}`], { PETSTORE_API_KEY: server.keys.free });
+    expect(result.code).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toBe(`petstore-conformance: ${origin}${path}/pets answers ${came} while ${origin}/v1/pets answers 200: use --base-url ${origin}/v1`);
+    expect(report?.requests).toBe(server.requests - before);
+    expect(report?.requests).toBeLessThanOrEqual(10);
+    expectHaltedReport(report, 'wrong-base-url');
+    expectShortConsole(result);
+  });
+
+  it('a server that lists pets but answers 404 to getPet for every id is judged: its mistake, not the user\'s', async () => {
+    const lost = await startReferenceServer({ ...SHORT_WINDOWS, behaviour: { findPet: () => undefined } });
+    try {
+      const { result, report } = await runWithReport(['--base-url', lost.baseUrl, '--only', 'GET-001'], { PETSTORE_API_KEY: lost.keys.free });
+      expect(report?.halted).toBeUndefined();
+      expect(report?.requirements.find((r) => r.id === 'GET-001')?.status).toBe('fail');
+      expect(result.code).toBe(1);
+    } finally {
+      await lost.close();
+    }
   });
 
   it('an unreachable target: no request, and a report.json for the CI artifact', async () => {

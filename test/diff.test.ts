@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diffExitCode, diffReports, hasRegression } from '../src/report/diff.js';
+import { diffExitCode, diffReports, hasRegression, incomparable } from '../src/report/diff.js';
 import { renderDiffMarkdown, renderDiffText } from '../src/report/render/diff.js';
 import type { Report, RequirementResult } from '../src/report/types.js';
 import { finish, mixedReport, passingReport } from './support/report-factory.js';
@@ -151,6 +151,21 @@ describe('petstore-conformance diff', () => {
     const result = await runCli(['diff', oldFile, newFile, '--format', 'markdown', '--output', out]);
     expect(result.code).toBe(1);
     expect(await readFile(out, 'utf8')).toMatch(/^## Conformance report diff\n/);
+  });
+
+  it('refuses to compare a replay with a run, in one line with exit 2, either way round; two replays compare', async () => {
+    const replayOf = { digest: 'ab'.repeat(32), path: 'conformance-report/report.json', requirements: ['LIST-003'], findingsResent: [], cannotDecide: [] };
+    const replayFile = join(dir, 'replay.json');
+    await writeFile(replayFile, JSON.stringify({ ...passingReport(), replayOf }));
+    for (const args of [['diff', newFile, replayFile], ['diff', replayFile, newFile]]) {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/cannot compare a (run|replay).* with a (replay|run)/);
+    }
+    expect(incomparable(passingReport(), passingReport())).toBeUndefined();
+    const replays = await runCli(['diff', replayFile, replayFile]);
+    expect(replays.code).toBe(0);
   });
 
   it('exits 2 in one line on unreadable input and on bad usage', async () => {

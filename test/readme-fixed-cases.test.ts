@@ -12,8 +12,10 @@ import { NON_POSITIVE_IDS, NOT_INT64, UNKNOWN_ID_PROBES } from '../src/arbitrari
 import { INVALID_NEW_PET_KINDS, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples } from '../src/arbitraries/newPet.js';
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
+import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type ParameterEdge } from '../src/arbitraries/parameter-edges.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
 import { listLimits } from '../src/interface/openapi.js';
+import { isInt64 } from '../src/interface/int64.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
 import { MIN_GROUP } from '../src/session/session.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
@@ -60,8 +62,16 @@ describe('the README names exactly the fixed cases the code sends', () => {
     expect(bigUnknownIds()).toEqual(['9007199254740993', '9223372036854775807']);
   });
 
-  it('authentication: the trap tokens and the near-miss descriptions', () => {
-    expect(sorted(codeSpans(bullet('every operation')))).toEqual(sorted([...TRAP_TOKENS.map((t) => t.token), ...ALL_MISSES.map(describeNearMiss)]));
+  it('authentication: the trap tokens, the near-miss descriptions and the edges sent without a valid key', () => {
+    // The limits sent without a key are named by the listPets bullet, not again here.
+    const named = [...parameterEdges().filter((e) => e.parameter !== 'limit'), ...wrongKeyEdges(), ...malformedHeaderEdges()].map(edgeLabel);
+    expect(sorted(codeSpans(bullet('every operation')))).toEqual(sorted([...TRAP_TOKENS.map((t) => t.token), ...ALL_MISSES.map(describeNearMiss), ...named]));
+    const limits = parameterEdges().filter((e) => e.parameter === 'limit').map(edgeLabel);
+    expect(sorted(limits)).toEqual(sorted(codeSpans(bullet('listPets:')).filter((s) => s.startsWith('limit='))));
+    // Only int64 petIds: a path holding another is no getPet (schemas/requirements.yaml, AUTH-001).
+    const petIds = parameterEdges().filter((e) => e.parameter === 'petId').map((e) => e.value);
+    expect(petIds.filter((id) => NOT_INT64.includes(id) || !isInt64(BigInt(id)))).toEqual([]);
+    expect(petIds).toHaveLength(5);
   });
 
   it('createPet: the number of invalid classes and the int64 edges of the valid examples', () => {
@@ -178,9 +188,22 @@ describe('a run against the reference server sends every case the README names',
     for (const id of codeSpans(bullets.get('getPet:') ?? '')) expect(seen.some((r) => r.path === `/v1/pets/${id}`), id).toBe(true);
   });
 
+  it('every edge without Authorization, and the wrong-key and malformed-header edges with theirs', () => {
+    const at = (edge: ParameterEdge) => (r: (typeof seen)[number]): boolean =>
+      edge.parameter === 'petId'
+        ? r.path === `/v1/pets/${edge.value}`
+        : r.path === '/v1/pets' && r[edge.parameter] === edge.value && r[edge.parameter === 'limit' ? 'status' : 'limit'] === null;
+    for (const edge of parameterEdges()) expect(seen.some((r) => at(edge)(r) && r.authorization === undefined), edgeLabel(edge)).toBe(true);
+    const notIssued = (authorization: string | undefined): boolean => authorization?.startsWith('Bearer ') === true && !keys.includes(authorization.slice('Bearer '.length));
+    for (const edge of wrongKeyEdges()) expect(seen.some((r) => at(edge)(r) && notIssued(r.authorization)), edgeLabel(edge)).toBe(true);
+    // The empty bearer token: the trailing space is optional whitespace the server's parser drops.
+    for (const edge of malformedHeaderEdges()) expect(seen.some((r) => at(edge)(r) && r.authorization?.trim() === 'Bearer'), edgeLabel(edge)).toBe(true);
+  });
+
   it('every README bearer token, and each near miss of the run key (never the description)', () => {
     const spans = codeSpans(bullets.get('every operation') ?? '');
-    const tokens = spans.filter((s) => !s.startsWith('<'));
+    const edges = new Set([...parameterEdges(), ...wrongKeyEdges(), ...malformedHeaderEdges()].map(edgeLabel));
+    const tokens = spans.filter((s) => !s.startsWith('<') && !edges.has(s));
     for (const token of tokens) expect(seen.some((r) => r.authorization === `Bearer ${token}`), token).toBe(true);
     const key = keys.find((k) => seen.some((r) => r.authorization === `Bearer ${k}`));
     expect(key).toBeDefined();

@@ -64,9 +64,11 @@ describe('the full run against the embedded reference server', () => {
     expect(report.requests).toBeGreaterThan(60);
     expect(report.requests).toBeLessThanOrEqual(report.options.maxRequests);
     // Apart from the key's: each of the 4 operations without a key, with a wrong key and with 3 malformed
-    // headers (20), AUTH-002's 9 trap tokens and 3 near misses of the key on listPets (12), and
-    // AUTH-003's "Bearer <key>" twice in one value and "Token <key>" on listPets (2).
-    const withoutKey = 4 * 5 + 9 + 3 + 2;
+    // headers (20), AUTH-002's 9 trap tokens and 3 near misses of the key on listPets (12),
+    // AUTH-003's "Bearer <key>" twice in one value and "Token <key>" on listPets (2), and the edges:
+    // without a key 5 petIds, 14 limits and 4 statuses (23), with the wrong key 2, with the empty bearer token 1.
+    const withoutKey = 4 * 5 + 9 + 3 + 2 + (5 + 14 + 4) + 2 + 1;
+    expect(withoutKey, 'the probes without a valid key fit a Free minute').toBeLessThanOrEqual(60);
     expect(report.requestsByKey).toEqual({ withKey: report.requests - withoutKey, withoutKey });
     expect(result.stdout).toContain(`${report.requests} requests (${report.requests - withoutKey} with the key, ${withoutKey} without)`);
     expect(report.createdPetIds.length).toBeGreaterThan(0);

@@ -92,6 +92,21 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
     }
   });
 
+  it('fails a refill across a 429 and its retry that no limiter of the announced window gives (a counter of half that window)', () => {
+    // Reset announces a 6 s window; the counter behind it resets after 2 s, and the 429's retry finds it full.
+    const resetMs = NOW_MS + 6_000;
+    const exchanges = run([
+      { atMs: 0, remaining: 0, resetMs },
+      { atMs: 100, remaining: 0, resetMs, status: 429 },
+      { atMs: 2_000, remaining: 59, resetMs },
+    ]);
+    const found = violations(judge(exchanges), 'RATE-002');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ exchange: 3 });
+    // The same refill once the announced window has ended is a new window's.
+    expect(judge(run([{ atMs: 0, remaining: 0, resetMs }, { atMs: 100, remaining: 0, resetMs, status: 429 }, { atMs: 6_100, remaining: 59, resetMs: resetMs + 6_000 }]))).toEqual([]);
+  });
+
   it('passes the same run against one count per key', () => {
     for (const startMs of [0, 1000, 2500]) expect(judge(run(fixedWindow(requestsFrom(startMs, 3000), 3000, false)))).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * property failure exactly) and says fixed or still failing; `report` re-renders a saved report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { referenceBehaviour, startReferenceServer, invalid, type RunningReferenceServer } from '../fixtures/reference-server/index.js';
 import type { Report } from '../src/report/types.js';
@@ -13,6 +13,8 @@ import { runCli, type CliResult } from './support/cli.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { replaySchemaErrors } from './support/replay-schema.js';
 import { nearMissesOf, nearMissOf } from '../src/http/near-miss.js';
+import { sha256Hex } from '../src/report/digest.js';
+import { reportSchemaErrors } from './support/report-schema.js';
 
 const KEY = 'pc-replay-key-5d1c9a';
 /** The property failure needs random runs: a Free key's window has no room for them after the fixed cases, a Pro key's has. */
@@ -86,6 +88,53 @@ describe('replay', () => {
     expect(withoutMarker(postedNames[0] ?? '')).toBe(withoutMarker(shrunk ?? 'x'));
     const again = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(again.seed).toBe(42);
+  });
+
+  it('leaves its input untouched, writes beside it in replay-<digest prefix>, and says it is a replay of it', async () => {
+    // As the README shows it: no --report-dir, the input in a directory of its own.
+    const home = await tempDir('replay-default');
+    const input = join(home, 'report.json');
+    await copyFile(join(dir, 'report.json'), input);
+    const digest = sha256Hex(await readFile(input));
+    const result = await runCli(['replay', input, '--base-url', broken.baseUrl, '--reporter', 'json,markdown,html'], { PETSTORE_API_KEY: PRO_KEY });
+    expect(result.code, result.stderr).toBe(1);
+    expect(sha256Hex(await readFile(input))).toBe(digest);
+    const out = join(home, `replay-${digest.slice(0, 12)}`);
+    const replayText = await readFile(join(out, 'report.json'), 'utf8');
+    expect(reportSchemaErrors(JSON.parse(replayText))).toEqual([]);
+    const replayed = JSON.parse(replayText) as Report;
+    expect(replayed.replayOf?.digest).toBe(digest);
+    expect(replayed.replayOf?.path).toBe(input);
+    expect([...(replayed.replayOf?.requirements ?? [])].sort()).toEqual(['CREATE-001', 'LIST-002']);
+    expect(replayed.replayOf?.findingsResent.map((f) => f.requirement).sort()).toEqual(['CREATE-001', 'LIST-002']);
+    // LIST-002 (the default page) has no single-exchange judge: the replay says the re-run alone decides it.
+    expect(replayed.replayOf?.cannotDecide.map((c) => c.requirement)).toContain('LIST-002');
+    const notRun = replayed.requirements.filter((r) => r.status === 'not-exercised');
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.every((r) => r.reason?.startsWith('not replayed') === true)).toBe(true);
+    expect(replayText).not.toMatch(/deselected by --only/);
+    expect(result.stdout).not.toMatch(/deselected by --only/);
+    const banner = `Replay of report ${digest}`;
+    expect(result.stdout).toContain(banner);
+    expect(await readFile(join(out, 'summary.md'), 'utf8')).toContain(banner);
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toContain(banner);
+    // The original against its replay is no run-to-run comparison.
+    const diff = await runCli(['diff', input, join(out, 'report.json')]);
+    expect(diff.code).toBe(2);
+    expect(diff.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses a --report-dir where it would overwrite its input, in one line with exit 2, before sending anything', async () => {
+    const home = await tempDir('replay-refuse');
+    const input = join(home, 'report.json');
+    await copyFile(join(dir, 'report.json'), input);
+    const digest = sha256Hex(await readFile(input));
+    const result = await runCli(['replay', input, '--base-url', broken.baseUrl, '--report-dir', home], { PETSTORE_API_KEY: PRO_KEY });
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/would overwrite the replayed report/);
+    expect(result.stdout).not.toMatch(/replaying/);
+    expect(sha256Hex(await readFile(input))).toBe(digest);
   });
 
   it('says "fixed" against a correct server, with exit code 0', async () => {

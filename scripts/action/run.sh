@@ -20,8 +20,8 @@ node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)
 
 cli="$GITHUB_ACTION_PATH/dist/src/cli/main.js"
 if [[ ! -f "$cli" ]]; then
-  # A checkout of the action has no dist/: npm ci runs `prepare`, which builds it.
-  (cd "$GITHUB_ACTION_PATH" && npm ci --no-audit --no-fund >&2) || fail "could not install the action's dependencies"
+  # A checkout of the action has no dist/: install what a run needs and build it.
+  bash "$GITHUB_ACTION_PATH/scripts/action/install.sh" "$GITHUB_ACTION_PATH" || fail "could not install the action's dependencies"
 fi
 
 report_dir="${INPUT_REPORT_DIR:-conformance-report}"

@@ -78,6 +78,8 @@ function tlsHint(c: string, host: string): string | undefined {
 function describeTls(error: NodeJS.ErrnoException, at: Endpoint, withCertificate: boolean): string {
   const c = code(error);
   const where = `TLS error with ${hostPort(at)}`;
+  // OpenSSL reads a plain-HTTP server's answer (or silence cut short) as a record of an unknown version.
+  if (c === 'ERR_SSL_WRONG_VERSION_NUMBER' || c === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') return `${where}: the port speaks plain HTTP, not TLS (${c}); use http://`;
   const hint = tlsHint(c, at.host);
   if (hint !== undefined) return `${where}: ${hint} (no insecure fallback is made)`;
   if (CLIENT_CERTIFICATE_ALERTS.test(c) || (withCertificate && c === 'ECONNRESET')) {

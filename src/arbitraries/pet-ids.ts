@@ -10,6 +10,15 @@ export const NON_POSITIVE_IDS: readonly bigint[] = [0n, -1n];
 export const NOT_INT64: readonly string[] = ['abc', '1.5', String(INT64_MAX + 1n), String(INT64_MIN - 1n)];
 
 const TWO_53 = 2n ** 53n;
+/** Odd, so no double holds it: a parser through a double reads another id. */
+const JUST_ABOVE_2_53 = TWO_53 + 1n;
+
+/**
+ * int64 petIds at the edges of the type: the non-positive ones, one just above 2^53 and both
+ * bounds. Every one is a getPet path (the spec sets no minimum), so a route or validator that
+ * refuses them before the key check answers an unauthenticated getPet with something else than 401.
+ */
+export const INT64_EDGE_IDS: readonly bigint[] = [...NON_POSITIVE_IDS, JUST_ABOVE_2_53, INT64_MAX, INT64_MIN];
 
 export interface UnknownIdProbe {
   label: string;
@@ -27,7 +36,7 @@ export interface UnknownIdProbe {
  */
 export const UNKNOWN_ID_PROBES: readonly UnknownIdProbe[] = [
   { label: 'an ordinary unknown id', first: (largest) => (largest + 1_000_003n <= INT64_MAX ? largest + 1_000_003n : 987_654_321_987n), step: 1_000_003n },
-  { label: 'an id just above 2^53', first: () => TWO_53 + 1n, step: 2n },
+  { label: 'an id just above 2^53', first: () => JUST_ABOVE_2_53, step: 2n },
   { label: 'the int64 maximum', first: () => INT64_MAX, step: -2n },
 ];
 

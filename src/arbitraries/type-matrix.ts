@@ -10,9 +10,9 @@
  *   ("12": pydantic's lax mode, Jackson's scalar coercion), a fraction for an integer (1.5:
  *   Jackson's ACCEPT_FLOAT_AS_INT truncates), a number for a string (1: a presence check lets it
  *   through, Jackson and pydantic 1 turn it into "1"; for an enumeration 0 already stands for
- *   Jackson's ordinals), the one-element array of a valid enumeration value (`String(["available"])`
- *   is "available" to an `includes` check), and a plain string outside the enumeration.
- * Every other member (true, a non-empty object, other numbers) is drawn by the seed.
+ *   Jackson's ordinals), and a plain string outside the enumeration.
+ * Every other member (true, a non-empty object, a one-element array of a valid value, other
+ * numbers) is drawn by the seed.
  */
 import { componentSchema, resolvedSchema, statusValues, type JsonSchema } from '../interface/openapi.js';
 import type { JsonValue } from '../interface/json.js';
@@ -59,7 +59,7 @@ function forbidden(kind: FieldKind): Members[] {
     { type: 'boolean', edges: [false], more: [true] },
     { type: 'null', edges: [null], more: [] },
     { type: 'object', edges: [{}], more: objects },
-    { type: 'array', edges: kind === 'enum' ? [[], [valid]] : [[]], more: kind === 'enum' ? [[valid, valid]] : [[valid]] },
+    { type: 'array', edges: [[]], more: [[valid], [valid, valid]] },
   ];
   if (kind === 'integer') {
     return [

@@ -14,6 +14,7 @@ import { checkRateLimitHeaders } from './rate-limit-headers.js';
 import { checkRetryAfter } from './retry-after.js';
 import { checkRetryAfterAgreesWithReset } from './retry-after-reset.js';
 import type { ServerClock } from './server-clock.js';
+import { checkUtf8Body } from './utf8-body.js';
 
 /**
  * Exactly the catalog's `crossCutting: true` entries (a test keeps them equal). RATE-005 and
@@ -54,6 +55,7 @@ export interface CrossCuttingContext {
 export function crossCuttingChecks(ex: Exchange, ctx: CrossCuttingContext = {}): Finding[] {
   return [
     ...checkMediaType(ex),
+    ...checkUtf8Body(ex),
     ...checkPetShape(ex, ctx.excused),
     ...checkErrorBody(ex),
     ...checkRateLimitHeaders(ex, ctx),

@@ -10,6 +10,7 @@ import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-h
 import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
+import { operationOf } from './body.js';
 
 /**
  * A full refill this long before the Reset the earlier response announced shows that Reset was
@@ -221,4 +222,41 @@ export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock
   if (ex.request.auth !== 'key' || resetMs === undefined || ahead === undefined || remaining === undefined || ahead <= SAME_WINDOW_MS) return kept;
   const promisesLess = (e: Exchange): boolean => (rateLimitValue(e, 'x-ratelimit-remaining') ?? 0n) >= remaining && (plausibleResetMs(e, clock) ?? 0) <= resetMs;
   return [...kept.filter((e) => !promisesLess(e)), ex].slice(-MAX_OPEN_ANNOUNCEMENTS);
+}
+
+/**
+ * RATE-003 over the whole run: a window's Reset never moves back. A fixed window's next Reset is
+ * a window later, a sliding log's is its oldest request's expiry, a token bucket's the moment it is
+ * full again: each only ever moves on, however the run's windows fall. Compared within one
+ * operation (a limit kept per route has a count and a Reset of its own), between keyed responses
+ * in order (the earlier answered before the later was sent), and only Resets of a per-minute
+ * window (at most SAME_WINDOW_MS ahead of their response): a daily quota's Reset, hours away, gives
+ * way to the window's again once the window binds. Whole-second values compared as sent: the same
+ * clock wrote both. At most one finding per operation, its first.
+ */
+export function findResetsMovingBack(exchanges: readonly Exchange[], clock?: ServerClock): Finding[] {
+  const latest = new Map<string, { ex: Exchange; resetMs: number }[]>();
+  const findings = new Map<string, Finding>();
+  for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
+    if (ex.request.auth !== 'key' || ex.response === undefined) continue;
+    const resetMs = plausibleResetMs(ex, clock);
+    const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
+    if (resetMs === undefined || ahead === undefined || ahead > SAME_WINDOW_MS) continue;
+    const operation = operationOf(ex) ?? 'other';
+    const earlier = latest.get(operation) ?? [];
+    // The furthest Reset among the operation's responses answered before this one was sent.
+    const before = earlier.filter((e) => receivedAt(e.ex) <= ex.sentAt + IN_FLIGHT_TOLERANCE_MS).reduce<{ ex: Exchange; resetMs: number } | undefined>((a, e) => (a === undefined || e.resetMs > a.resetMs ? e : a), undefined);
+    if (before !== undefined && resetMs < before.resetMs && !findings.has(operation)) {
+      const found = pairFinding(
+        'RATE-003',
+        `X-RateLimit-Reset moved back from ${iso(before.resetMs)} (exchange ${before.ex.seq}) to ${iso(resetMs)} (exchange ${ex.seq}), both ${operation} / Expected each Reset of the window to name the same moment or a later one`,
+        ex.seq,
+        'an X-RateLimit-Reset earlier than one a response before it announced',
+      );
+      findings.set(operation, { ...found, pairedWith: before.ex.seq, expected: { kind: 'window-until', value: before.resetMs } });
+    }
+    // Responses still in flight may be answered in either order: keep those the next one may follow.
+    latest.set(operation, [...earlier.filter((e) => e.resetMs > resetMs || receivedAt(e.ex) > ex.sentAt), { ex, resetMs }].slice(-MAX_OPEN_ANNOUNCEMENTS));
+  }
+  return [...findings.values()];
 }

@@ -11,6 +11,7 @@ import { isJsonObject, type JsonObject } from '../interface/json.js';
 import { nameReading, type StoreBreakingProbe } from '../arbitraries/store-breaking.js';
 import { jsonBody } from './body.js';
 import { observation, violation, type Finding } from './finding.js';
+import { illFormedUtf8Text } from './utf8-body.js';
 
 const REQ = 'CREATE-005';
 
@@ -25,7 +26,7 @@ export interface ProbeAnswer {
   undecided?: string;
 }
 
-const notUtf8 = (ex: Exchange): string => `its bytes stop being UTF-8 at byte ${ex.response?.illFormedUtf8At ?? '?'}`;
+const notUtf8 = (ex: Exchange): string => illFormedUtf8Text(ex) ?? 'its bytes stop being UTF-8';
 
 /** CREATE-005 on one probe's createPet. */
 export function judgeProbeCreate(probe: StoreBreakingProbe, marker: string, ex: Exchange): ProbeAnswer {
@@ -40,7 +41,7 @@ export function judgeProbeCreate(probe: StoreBreakingProbe, marker: string, ex: 
   // The pet is stored, whatever the 201's body shows; its id is read even from bytes that are not UTF-8, so it can be fetched.
   const body = jsonBody(ex);
   const pet = body?.ok === true && isJsonObject(body.value) ? body.value : undefined;
-  if (ex.response?.illFormedUtf8At !== undefined) {
+  if (illFormedUtf8Text(ex) !== undefined) {
     return { ...fail(`received a 201 whose body is not UTF-8 (${notUtf8(ex)}): the store kept the name as bytes that are not text`, true), ...(pet === undefined ? {} : { pet }) };
   }
   if (pet === undefined) return fail('received a 201 whose body is not a JSON object', true);
@@ -58,7 +59,7 @@ export function judgeReadAfterProbes(requirement: 'LIST-001' | 'GET-001', ex: Ex
   const shape = requirement === 'LIST-001' ? 'a JSON array of Pets' : 'the Pet';
   const fail = (message: string): Finding[] => [violation(requirement, `${ex.request.method} ${ex.request.target} ${what}: ${message} / Expected 200 and ${shape}`, ex.seq)];
   if (status !== 200) return fail(`received ${status ?? ex.error?.code}`);
-  if (ex.response?.illFormedUtf8At !== undefined) return fail(`received a body that is not UTF-8 (${notUtf8(ex)}), so not JSON text`);
+  if (illFormedUtf8Text(ex) !== undefined) return fail(`received a body that is not UTF-8 (${notUtf8(ex)}), so not JSON text`);
   const body = jsonBody(ex);
   if (body?.ok !== true) return fail('received a body that is not JSON');
   if (requirement === 'LIST-001') return Array.isArray(body.value) ? [] : fail('received JSON that is not an array');

@@ -2,7 +2,7 @@
  * Command-line parsing and validation. Every mistake becomes a UsageError with one line of
  * text; main.ts prints it and exits 2. Nothing here touches the network.
  */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Plan } from '../plans.js';
@@ -22,6 +22,8 @@ export interface RunOptions {
   /** Undefined: run against the embedded reference server. */
   baseUrl?: string;
   apiKey?: string;
+  /** Where the key came from, as the user would name it ("--api-key", "PETSTORE_API_KEY"): a rejected key's line points there. */
+  apiKeySource?: string;
   reportDir: string;
   reporters: ReporterName[];
   seed: number;
@@ -61,9 +63,11 @@ export interface RenderOptions {
 }
 
 /** Re-send the failing exchanges of a saved report, re-run its failing tests, and say fixed, still failing or could not tell. */
-export interface ReplayOptions extends Omit<RunOptions, 'command'> {
+export interface ReplayOptions extends Omit<RunOptions, 'command' | 'reportDir'> {
   command: 'replay';
   reportFile: string;
+  /** Absent: a directory of the replay's own beside the input (src/cli/replay.ts), never the input's. */
+  reportDir?: string;
 }
 
 /** Compare two saved reports: regressions, fixes, level, evidence and run-context changes. */
@@ -240,6 +244,61 @@ function attestationCommand(name: 'attest' | 'verify', files: readonly string[],
   return { command: 'attest', reportFile, ...(keyFile === undefined ? {} : { keyFile }), ...(output === undefined ? {} : { output }), ...(predicateFile === undefined ? {} : { predicateFile }) };
 }
 
+/** Every flag the command line takes. */
+const FLAGS = {
+    'base-url': { type: 'string' },
+    'api-key': { type: 'string' },
+    'report-dir': { type: 'string' },
+    reporter: { type: 'string' },
+    seed: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    'max-requests': { type: 'string' },
+    timeout: { type: 'string' },
+    'max-wait': { type: 'string' },
+    deadline: { type: 'string' },
+    only: { type: 'string' },
+    plan: { type: 'string' },
+    ca: { type: 'string' },
+    format: { type: 'string' },
+    output: { type: 'string' },
+    key: { type: 'string' },
+    predicate: { type: 'string' },
+    envelope: { type: 'string' },
+    'public-key': { type: 'string' },
+    'exhaust-daily-quota': { type: 'boolean' },
+    'dedicated-key': { type: 'boolean' },
+    'risk-breaking-store': { type: 'boolean' },
+    proxy: { type: 'string' },
+    header: { type: 'string', multiple: true },
+    'client-cert': { type: 'string' },
+    'client-key': { type: 'string' },
+    config: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** Edits (insertions, deletions, substitutions) between two strings. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** The known flag an unknown one most likely meant: the same letters without hyphens or case, or within two edits. */
+export function nearestFlag(unknown: string): string | undefined {
+  const bare = (name: string): string => name.replace(/^-+/, '').replaceAll('-', '').replaceAll('_', '').toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of Object.keys(FLAGS)) {
+    const distance = bare(unknown).length >= 4 && bare(name).startsWith(bare(unknown)) ? 1 : editDistance(bare(unknown), bare(name));
+    if (distance <= 2 && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best === undefined ? undefined : `--${best.name}`;
+}
+
 export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string = process.cwd()): ParsedCommand {
   let parsed;
   try {
@@ -247,42 +306,14 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
       args: [...argv],
       strict: true,
       allowPositionals: true,
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        'report-dir': { type: 'string' },
-        reporter: { type: 'string' },
-        seed: { type: 'string' },
-        'read-only': { type: 'boolean' },
-        'max-requests': { type: 'string' },
-        timeout: { type: 'string' },
-        'max-wait': { type: 'string' },
-        deadline: { type: 'string' },
-        only: { type: 'string' },
-        plan: { type: 'string' },
-        ca: { type: 'string' },
-        format: { type: 'string' },
-        output: { type: 'string' },
-        key: { type: 'string' },
-        predicate: { type: 'string' },
-        envelope: { type: 'string' },
-        'public-key': { type: 'string' },
-        'exhaust-daily-quota': { type: 'boolean' },
-        'dedicated-key': { type: 'boolean' },
-        'risk-breaking-store': { type: 'boolean' },
-        proxy: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        'client-cert': { type: 'string' },
-        'client-key': { type: 'string' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
+      options: FLAGS,
     });
   } catch (error) {
     // node:util's messages are one line and name the flag; drop its long hints.
     const message = error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
-    throw new UsageError(`${message.replace(/\. To specify.*$/, '')} (see --help)`);
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    const meant = unknown === undefined ? undefined : nearestFlag(unknown);
+    throw new UsageError(`${message.replace(/\. To specify.*$/, '')}${meant === undefined ? '' : `; did you mean ${meant}?`} (see --help)`);
   }
   const v = parsed.values;
   if (v.help === true) return { command: 'help' };
@@ -309,6 +340,8 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const rawUrl = v['base-url'] ?? env['PETSTORE_BASE_URL'] ?? file.baseUrl;
   const baseUrl = rawUrl === undefined || rawUrl === '' ? undefined : validateBaseUrl(rawUrl);
   const apiKey = v['api-key'] ?? env['PETSTORE_API_KEY'] ?? (file.apiKeyEnv === undefined ? undefined : env[file.apiKeyEnv]);
+  const apiKeySource =
+    v['api-key'] !== undefined ? '--api-key' : env['PETSTORE_API_KEY'] !== undefined ? 'PETSTORE_API_KEY' : file.apiKeyEnv === undefined || config === undefined ? undefined : `${showableVariable(file.apiKeyEnv)} (${config.name}'s apiKeyEnv)`;
   if (apiKey !== undefined && /[\r\n]/.test(apiKey)) throw new UsageError('the API key must not contain line breaks');
 
   const reporters = reporterList(v.reporter ?? joined(file.reporters) ?? 'json,junit,markdown,html');
@@ -342,10 +375,11 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
   const maxRequests = v['max-requests'] ?? text(file.maxRequests);
   const deadline = v.deadline ?? text(file.deadline);
   const caFile = v.ca ?? fromFile(file.ca);
+  const givenReportDir = v['report-dir'] ?? fromFile(file.reportDir);
   const options = {
     ...(baseUrl === undefined ? {} : { baseUrl }),
-    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey }),
-    reportDir: v['report-dir'] ?? fromFile(file.reportDir) ?? 'conformance-report',
+    ...(apiKey === undefined || apiKey === '' ? {} : { apiKey, ...(apiKeySource === undefined ? {} : { apiKeySource }) }),
+    reportDir: givenReportDir ?? 'conformance-report',
     reporters,
     seed: integer('seed', v.seed ?? text(file.seed), randomInt(0, 2 ** 31 - 1), -(2 ** 31), 2 ** 31 - 1),
     readOnly,
@@ -366,7 +400,10 @@ export function parseCommandLine(argv: readonly string[], env: NodeJS.ProcessEnv
     riskBreakingStore,
     ...reachOf(v, env, config, baseUrl),
   };
-  if (subcommand === 'replay' && reportFile !== undefined) return { command: 'replay', reportFile, ...options };
+  if (subcommand === 'replay' && reportFile !== undefined) {
+    const { reportDir: _default, ...rest } = options;
+    return { command: 'replay', reportFile, ...rest, ...(givenReportDir === undefined ? {} : { reportDir: givenReportDir }) };
+  }
   return { command: 'run', ...options };
 }
 

@@ -6,12 +6,17 @@
 import { writeFile } from 'node:fs/promises';
 import type { DiffOptions } from './args.js';
 import { loadReport } from '../report/load.js';
-import { diffExitCode, diffReports } from '../report/diff.js';
+import { diffExitCode, diffReports, incomparable } from '../report/diff.js';
 import { renderDiffMarkdown, renderDiffText } from '../report/render/diff.js';
 
 export async function diffCommand(command: DiffOptions): Promise<number> {
   const before = await loadReport(command.oldReport);
   const after = await loadReport(command.newReport);
+  const refused = incomparable(before, after);
+  if (refused !== undefined) {
+    process.stderr.write(`petstore-conformance: ${refused}\n`);
+    return 2;
+  }
   const diff = diffReports(before, after);
   const text = command.format === 'markdown' ? renderDiffMarkdown(diff) : renderDiffText(diff);
   if (command.output === undefined) {

@@ -37,7 +37,7 @@ export function createProgress(stream: Pick<NodeJS.WriteStream, 'write' | 'colum
         waitUntil = Date.now() + event.ms;
         waitReason = event.reason;
         if (!interactive && event.ms >= LOGGED_WAIT_MS) {
-          stream.write(`waiting ${Math.ceil(event.ms / 1000)} s on the target's rate limit (${event.reason}) during ${current}\n`);
+          stream.write(`waiting ${Math.ceil(event.ms / 1000)} s on the target's rate limit (${event.reason})\n`);
         }
         if (interactive && timer === undefined) {
           timer = setInterval(draw, 1000);

@@ -12,7 +12,7 @@
  * (pets created with the same seed), as the original run had when it sent them.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError, type ReplayOptions } from './args.js';
 import { loadReport } from '../report/load.js';
 import { writeReports } from '../report/write.js';
@@ -29,6 +29,9 @@ import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { runConformance } from '../api/run.js';
 import { libraryOptions } from './library-options.js';
 import { renderSummary, styleFor } from './terminal.js';
+import { sha256Hex } from '../report/digest.js';
+import { RENDERERS } from '../report/renderers.js';
+import { asReplayReport, replayOfRecord } from '../replay/replay-of.js';
 
 /** As a run's: the client's response body cap. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -63,8 +66,26 @@ async function readCa(file: string | undefined): Promise<string | undefined> {
   });
 }
 
+/** The replay record's own file, beside the re-run's reports. */
+const REPLAY_FILE = 'replay.json';
+
+/**
+ * Where the replay writes: --report-dir, else `replay-<first 12 hex of the input's SHA-256>`
+ * beside the input, the same for every replay of the same bytes. Never where a file it writes
+ * would replace the input.
+ */
+export function replayReportDir(command: Pick<ReplayOptions, 'reportFile' | 'reportDir' | 'reporters'>, inputDigest: string): string {
+  const dir = resolve(command.reportDir ?? join(dirname(command.reportFile), `replay-${inputDigest.slice(0, 12)}`));
+  const input = resolve(command.reportFile);
+  const files = [RENDERERS.json.fileName, ...command.reporters.map((f) => RENDERERS[f].fileName), REPLAY_FILE].map((name) => join(dir, name));
+  if (files.includes(input)) throw new UsageError(`--report-dir ${command.reportDir ?? dir} would overwrite the replayed report ${command.reportFile}: choose another directory`);
+  return dir;
+}
+
 export async function replay(command: ReplayOptions): Promise<number> {
   const saved = await loadReport(command.reportFile);
+  const inputDigest = sha256Hex(await readFile(command.reportFile));
+  const reportDir = replayReportDir(command, inputDigest);
   const failing = saved.requirements.filter((r) => r.status === 'fail');
   if (failing.length === 0) {
     process.stdout.write(`nothing to replay: ${command.reportFile} has no failing requirement\n`);
@@ -88,6 +109,7 @@ export async function replay(command: ReplayOptions): Promise<number> {
     const options = await libraryOptions(
       {
         ...command,
+        reportDir,
         baseUrl: target.baseUrl,
         apiKey: target.apiKey,
         ...(target.plan === undefined ? {} : { plan: target.plan }),
@@ -129,12 +151,16 @@ export async function replay(command: ReplayOptions): Promise<number> {
   const results = failing.map((before) =>
     replayVerdict(before, resent.judgements.get(before.id), report.requirements.find((r) => r.id === before.id), resent.leftOut.get(before.id)),
   );
-  const paths = await writeReports(report, command.reportDir, command.reporters);
+  report = asReplayReport(
+    report,
+    replayOfRecord({ digest: inputDigest, path: command.reportFile, results, resent: resent.judgements, leftOut: resent.leftOut }),
+  );
+  const paths = await writeReports(report, reportDir, command.reporters);
   // A re-sent createPet that succeeds adds a pet, as the run's did: say which, so it can be cleaned up.
   const createdPetIds = resent.exchanges
     .filter((ex) => ex.request.method === 'POST' && ex.response?.status === 201)
     .flatMap((ex) => petsOf(ex).map((pet) => idKey(pet['id']) ?? '(no integer id)'));
-  const replayFile = join(resolve(command.reportDir), 'replay.json');
+  const replayFile = join(reportDir, REPLAY_FILE);
   const record = { report: command.reportFile, results, createdPetIds, exchanges: resent.exchanges.map(exchangeEvidence) };
   await writeFile(replayFile, `${JSON.stringify(record, null, 2)}\n`, 'utf8');
   process.stdout.write(renderSummary(report, [...paths, replayFile], styleFor(process.stdout, process.env)));

@@ -72,12 +72,13 @@ export function preparingChart(progress: ProgressListener, reporters: readonly R
 /** Runs the suite as `command` says, writes the reports and the console summary; resolves to the exit code. */
 export async function runCommand(command: RunOptions, io: CliIo): Promise<number> {
   const target = command.baseUrl ?? 'the embedded reference server';
-  const key = keyModeOf(command) === 'dedicated' ? 'dedicated key' : 'the key may be shared';
+  // The embedded server's key is the run's own: no one could share it, so the mode says nothing there.
+  const key = command.baseUrl === undefined ? '' : keyModeOf(command) === 'dedicated' ? '; dedicated key' : '; the key may be shared';
   // The opt-in's cost shares the first line, so a run that cannot start still prints at most three.
   const cost = command.exhaustDailyQuota ? `; ${dailyQuotaNotice(command)}` : '';
   const risk = command.riskBreakingStore ? '; risks breaking the store (--risk-breaking-store): names it may not survive are sent last, for CREATE-005' : '';
   const reach = reachNote(command, io.env);
-  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}; ${key}${reach.suffix})${cost}${risk}\n`);
+  io.stdout.write(`petstore-conformance ${toolInfo().version}: testing ${target} (seed ${command.seed}${key}${reach.suffix})${cost}${risk}\n`);
   for (const warning of reach.warnings) io.stderr.write(`${warning}\n`);
   const progress = createProgress(io.stderr, io.stderr.isTTY === true);
   let report;
@@ -91,7 +92,7 @@ export async function runCommand(command: RunOptions, io: CliIo): Promise<number
   const summaryPath = await appendStepSummary(report, io.env, await renderContextOfFile(reportJson));
   if (summaryPath !== undefined) paths.push(summaryPath);
   const style = styleFor(io.stdout, io.env);
-  const halted = haltLine(report, reportJson);
+  const halted = haltLine(report, reportJson, command.apiKeySource);
   if (nothingJudged(report)) {
     // At most three lines in all: what was tested, why nothing was judged and the fix, where the table is.
     io.stderr.write(`petstore-conformance: ${halted}\n`);

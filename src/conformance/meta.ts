@@ -6,7 +6,7 @@
 // Loads vitest's types before the augmentation below, whichever file the compiler meets first.
 import type {} from 'vitest';
 import type { HaltReason } from '../http/errors.js';
-import type { Evidence, KeyUse, Observation, PropertyFailure, SequenceFailure } from '../report/types.js';
+import type { Evidence, KeyUse, RestsOn, Observation, PropertyFailure, SequenceFailure } from '../report/types.js';
 
 export interface ConformanceMeta {
   requirement?: string;
@@ -30,6 +30,8 @@ export interface ConformanceMeta {
   stoppedBy?: string;
   /** RATE-002's account of the key: its mode and, when the headers showed it, what other clients spent. */
   keyUse?: KeyUse;
+  /** What the test's own verdict rests on, set when it reached one (report.json's `restsOn`). */
+  restsOn?: RestsOn;
   /** The client's halt, once it has stopped sending (same on every later test). */
   halt?: { reason: HaltReason; message: string };
 }

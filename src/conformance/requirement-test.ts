@@ -16,10 +16,11 @@ import { getRequirement } from '../catalog.js';
 import { violation, observation, type Finding } from '../checks/finding.js';
 import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/client.js';
+import type { HaltReason } from '../http/errors.js';
 import { exchangeEvidence } from '../report/evidence.js';
 import { bodyChars } from '../http/kept-body.js';
 import { display } from './display.js';
-import type { Evidence, KeyUse, Observation, SequenceFailure } from '../report/types.js';
+import type { Evidence, KeyUse, Observation, RestsOn, SequenceFailure } from '../report/types.js';
 import { keyUseLine } from '../report/key-use.js';
 import { getSession, type Session } from '../session/session.js';
 import { preflightOnce } from '../session/preflight.js';
@@ -85,6 +86,20 @@ export interface PropertyOptions<T> {
   examplesTogether?: boolean | 'groups';
 }
 
+/**
+ * What a property's cases amount to. A property that tried no case has shown nothing: its pass
+ * would rest on no exchange at all, so it is inconclusive with that reason.
+ */
+/**
+ * What a property's cases give the requirement: inconclusive when it tried none and the test
+ * relied on no other exchange (a property planned with no case is one part of a test that judged
+ * others, as LIST-003's random limits on a Free key beside its fixed listings).
+ */
+export function casesJudged(examples: number, completed: number, otherExchanges = 0): { detail: string; inconclusive?: string } {
+  const detail = `${examples} fixed examples and ${completed - examples} random runs`;
+  return completed === 0 && otherExchanges === 0 ? { detail, inconclusive: `judged on 0 cases (${detail}): nothing was tried` } : { detail };
+}
+
 export class RequirementRun {
   readonly id: string;
   readonly session: Session;
@@ -101,6 +116,19 @@ export class RequirementRun {
     this.id = id;
     this.session = session;
     this.#mark = session.ledger.mark();
+    this.#firstExchange = session.client.exchanges.length;
+  }
+
+  readonly #firstExchange: number;
+
+  /** Exchanges the run has made since this test began. */
+  get exchangesSent(): number {
+    return this.session.client.exchanges.length - this.#firstExchange;
+  }
+
+  /** What the verdict this test reaches rests on (report.json's `restsOn`). */
+  restOn(restsOn: RestsOn): void {
+    this.#meta.restsOn = restsOn;
   }
 
   /** Send through the shared client, tagged with this requirement (and the property case being tried). */
@@ -237,12 +265,15 @@ export class RequirementRun {
       };
     }
     const classes = new Set(failed.map((f) => f.className)).size;
-    const cases = classes === failed.length ? '' : ` (${failed.length} cases)`;
-    if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${cases}: ${failed.map((f) => `${f.label} (${this.#answer(f.violations)})`).join(', ')}`);
+    const caseCount = classes === failed.length ? '' : ` (${failed.length} cases)`;
+    if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${caseCount}: ${failed.map((f) => `${f.label} (answered ${this.#answer(f.violations)})`).join(', ')}`);
     for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
-    this.observe(`${options.examples?.length ?? 0} fixed examples and ${completed - (options.examples?.length ?? 0)} random runs (seed ${seed})`);
+    const cases = casesJudged(options.examples?.length ?? 0, completed, Math.max(this.exchangesSent, this.#cited.length));
+    this.restOn({ exchanges: this.exchangesSent, cases: completed, detail: cases.detail });
+    if (cases.inconclusive !== undefined) this.inconclusive(cases.inconclusive);
+    this.observe(`${cases.detail} (seed ${seed})`);
   }
 
   /** The status (or transport error) of the exchange a violation cites. */
@@ -394,6 +425,8 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
       const size = capped.response === undefined ? 0 : bodyChars(capped.response);
       stop = new Stop('inconclusive', `the response body of exchange #${capped.seq} (${capped.request.method} ${capped.request.target}) exceeded the ${size}-character cap, so it could not be judged`);
     }
+    // A test may judge exchanges an earlier one sent for the session (the shared listing): those it cited count too.
+    if (stop === undefined && meta.restsOn === undefined) run.restOn({ exchanges: Math.max(run.exchangesSent, run.cited.length) });
     if (stop !== undefined) {
       meta.verdict = stop.verdict;
       meta.reason = stop.reason;
@@ -417,6 +450,8 @@ export function requirementTest(id: string, body: (t: RequirementRun) => Promise
  * verdict comes from everything the ledger holds for it. `relevant` says which exchanges the
  * requirement applies to; with none, it could not be exercised and is inconclusive.
  */
+const STOPPED_FROM_OUTSIDE: ReadonlySet<HaltReason> = new Set(['aborted', 'interrupted']);
+
 export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean, body?: (t: RequirementRun) => Promise<void>): void {
   declare(
     id,
@@ -424,7 +459,17 @@ export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean
       if (body !== undefined) await body(t);
       const seen = t.session.client.exchanges.filter(relevant);
       for (const ex of seen.slice(0, PASS_CITATIONS)) t.cite(ex, false);
+      t.restOn({ exchanges: seen.length, detail: `every response of the run this requirement applies to` });
       if (seen.length === 0) t.inconclusive('no response of the run was one this requirement applies to');
+      // After a stop only the responses before it were judged; a full run judges far more, so a
+      // pass here would claim what the run never saw. A violation found stays a failure.
+      const halt = t.session.client.stopped;
+      // The stop's reason is the verdict's (src/api/run.ts afterStop); what was judged goes to restsOn.
+      if (halt !== undefined && STOPPED_FROM_OUTSIDE.has(halt.reason)) {
+        const partial = `judged on ${seen.length} responses before the stop; a full run judges every response`;
+        t.restOn({ exchanges: seen.length, detail: partial });
+        t.inconclusive(partial);
+      }
       t.observe(`checked on ${seen.length} responses`);
     },
     (run) => run.session.ledger.all(id),

@@ -26,6 +26,8 @@ export interface SendRequest {
   method: HttpMethod;
   /** "/pets" or "/pets/123", appended to the base URL's path as given (not re-encoded). */
   path: string;
+  /** Default false: `path` is taken from the origin, not the base URL's path (the preflight's look for the right base); the exchange's `target` is then the path from the origin, its `url` exact as always. */
+  fromOrigin?: boolean;
   /** Ordered; names and values are percent-encoded here. An empty value gives "limit=". */
   query?: Array<[string, string]>;
   /** Raw body text, sent as is (UTF-8); or bytes, sent exactly, for a body that must not be UTF-8 (recorded with bodyBase64). */
@@ -106,7 +108,7 @@ export function createPreparer(context: PrepareContext): (req: SendRequest) => P
         ? `?${req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
         : '';
     const target = `${rawPath}${query}`;
-    const path = `${context.basePath}${target}`;
+    const path = req.fromOrigin === true ? target : `${context.basePath}${target}`;
     if (INVALID_PATH.test(path)) {
       throw new TypeError(`path contains characters that cannot be sent: ${context.redact(JSON.stringify(req.path))}`);
     }

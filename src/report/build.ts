@@ -6,7 +6,7 @@
 import type { Catalog, Requirement } from '../catalog.js';
 import { compareSections } from '../catalog.js';
 import type { ConformanceMeta } from '../conformance/meta.js';
-import type { Evidence, KeyUse, Observation, Report, RequirementResult, RequirementStatus, StopSignal } from './types.js';
+import type { Evidence, KeyUse, Observation, RestsOn, Report, RequirementResult, RequirementStatus, StopSignal } from './types.js';
 import { verdictLine } from './verdict-line.js';
 import { loadSpecMap, type SpecMap } from '../spec-map.js';
 import { specCoverageOf } from './spec-coverage.js';
@@ -15,7 +15,7 @@ import { specCoverageOf } from './spec-coverage.js';
  * One finished test as the reporter saw it: what its meta carried (see ConformanceMeta), with
  * the verdict the reporter derived from its vitest result.
  */
-export type TestOutcome = Pick<ConformanceMeta, 'property' | 'sequence' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse'> & {
+export type TestOutcome = Pick<ConformanceMeta, 'property' | 'sequence' | 'requestsSoFar' | 'keyedRequestsSoFar' | 'waitedMsSoFar' | 'createdIds' | 'stoppedBy' | 'halt' | 'keyUse' | 'restsOn'> & {
   requirement: string;
   name: string;
   status: RequirementStatus;
@@ -48,6 +48,7 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
   const reason = worst === undefined ? 'no test exercised this requirement in this run' : worst.reason;
   const property = outcomes.find((o) => o.property !== undefined)?.property;
   const sequence = outcomes.find((o) => o.sequence !== undefined)?.sequence;
+  const restsOn = restsOnOf(outcomes);
   return {
     id: requirement.id,
     section: requirement.section,
@@ -61,6 +62,19 @@ function combine(requirement: Requirement, outcomes: readonly TestOutcome[]): Re
     evidence: outcomes.flatMap((o) => o.evidence),
     ...(property === undefined ? {} : { property }),
     ...(sequence === undefined ? {} : { sequence }),
+    ...(restsOn === undefined ? {} : { restsOn }),
+  };
+}
+
+function restsOnOf(outcomes: readonly TestOutcome[]): RestsOn | undefined {
+  const own = outcomes.flatMap((o) => (o.restsOn === undefined ? [] : [o.restsOn]));
+  if (own.length === 0) return undefined;
+  const cases = own.filter((r) => r.cases !== undefined);
+  const details = own.flatMap((r) => (r.detail === undefined ? [] : [r.detail]));
+  return {
+    exchanges: own.reduce((sum, r) => sum + r.exchanges, 0),
+    ...(cases.length === 0 ? {} : { cases: cases.reduce((sum, r) => sum + (r.cases ?? 0), 0) }),
+    ...(details.length === 0 ? {} : { detail: details.join('; ') }),
   };
 }
 

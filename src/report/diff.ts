@@ -105,6 +105,17 @@ export function diffReports(before: Report, after: Report): ReportDiff {
   return diff;
 }
 
+/**
+ * Why two reports cannot be compared, or undefined when they can. A replay re-runs only the
+ * failing requirements of a report: set against a run, every requirement it did not replay would
+ * read as a change, and "fixed" would be a replay's claim taken for a run's.
+ */
+export function incomparable(before: Report, after: Report): string | undefined {
+  const kind = (r: Report): string => (r.replayOf === undefined ? 'a run' : `a replay (of report ${r.replayOf.digest.slice(0, 12)})`);
+  if ((before.replayOf === undefined) === (after.replayOf === undefined)) return undefined;
+  return `cannot compare ${kind(before)} with ${kind(after)}: diff two runs, or two replays`;
+}
+
 /** A must-requirement went from pass to fail: what a regression gate fails on (should ones are warnings). */
 export function hasRegression(diff: ReportDiff): boolean {
   return diff.regressed.some((c) => c.level === 'must');

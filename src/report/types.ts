@@ -225,6 +225,13 @@ export interface RunTimeline {
   waits: TimelineWait[];
 }
 
+/** What a verdict rests on: the exchanges judged and, for a property, the cases it ran. */
+export interface RestsOn {
+  exchanges: number;
+  cases?: number;
+  detail?: string;
+}
+
 export interface RequirementResult {
   id: string;
   section: string;
@@ -241,6 +248,8 @@ export interface RequirementResult {
   property?: PropertyFailure;
   /** The failing model-based sequence, when this requirement's failure came from one. */
   sequence?: SequenceFailure;
+  /** What the verdict rests on, summed over the requirement's tests that reached one. */
+  restsOn?: RestsOn;
 }
 
 export interface Observation {
@@ -291,6 +300,20 @@ export interface TargetAccess {
 
 /** The signals on which the CLI stops a run and keeps what it found (the library: the AbortSignal's reason). */
 export type StopSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
+
+/** What a replay report replays (`petstore-conformance replay`): absent from an ordinary run's report. */
+export interface ReplayOf {
+  /** Lowercase hex SHA-256 of the replayed report.json's bytes (digest.ts). */
+  digest: string;
+  /** The replayed file as given on the command line. */
+  path: string;
+  /** The failing requirements of that report that were replayed; every other one is "not replayed". */
+  requirements: string[];
+  /** Per replayed requirement, how many of the exchanges behind its failure were re-sent, and how many were left out. */
+  findingsResent: Array<{ requirement: string; exchanges: number; leftOut: number }>;
+  /** What the replay could not decide, and why (a "could not tell", or no single exchange that decides it). */
+  cannotDecide: Array<{ requirement: string; reason: string }>;
+}
 
 export interface Report {
   schemaVersion: 2;
@@ -350,6 +373,8 @@ export interface Report {
   };
   /** A failure of the run itself (not of the target's conformance), e.g. the run was halted. */
   runErrors: string[];
+  /** Present when this report is a replay of a saved one: such a report is no run, and `diff` will not compare it with one. */
+  replayOf?: ReplayOf;
   /** Every exchange of the run in send order, kept only when asked for (`--reporter har`, library option `exchangeLog`). */
   exchanges?: LoggedExchange[];
   /** The run's requests against the rate limit (report.html's timeline); absent from reports written before it existed, and from runs cancelled before their end. */

@@ -62,7 +62,7 @@ export function consoleLines(result: Pick<CliResult, 'stdout' | 'stderr'>): stri
 }
 
 /** The line a run writes to a CI log for a wait of 2 s or more (src/cli/progress.ts); how many waits that long a run makes is the machine's speed. */
-const WAIT_LINE = /^waiting \d+ s on the target's rate limit \(.+\) during \S+$/;
+const WAIT_LINE = /^waiting \d+ s on the target's rate limit \(.+\)$/;
 
 /** What a run printed on stderr besides its progress lines: the errors and warnings a run without either must not print. */
 export function stderrBesidesProgress(result: Pick<CliResult, 'stderr'>): string[] {

@@ -2,7 +2,7 @@
  * Helpers shared by the report renderers. Everything here reads only the Report, so a saved
  * report.json renders the same way years later.
  */
-import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus, SentenceCoverage, SequenceFailure } from '../types.js';
+import type { Evidence, ExchangeEvidence, RequirementResult, RequirementStatus, RestsOn, SentenceCoverage, SequenceFailure } from '../types.js';
 import { compareSections } from '../../catalog.js';
 import { UNTESTABLE_KIND_LABELS, type UntestableKind } from '../../spec-map.js';
 
@@ -79,7 +79,14 @@ export function shortReason(r: RequirementResult): string {
     const first = v[0]?.message ?? r.reason ?? (r.property === undefined ? 'failed' : 'property failed');
     return v.length > 1 ? `${first} (+${v.length - 1} more)` : first;
   }
+  if (r.status === 'pass' && r.restsOn !== undefined) return restsOnLine(r.restsOn);
   return r.reason ?? '';
+}
+
+/** What a pass rests on, in a few words: "rests on 12 exchanges (3 fixed examples and 20 random runs)". */
+export function restsOnLine(restsOn: RestsOn): string {
+  const cases = restsOn.cases === undefined || restsOn.detail === undefined ? '' : ` (${restsOn.detail})`;
+  return `rests on ${restsOn.exchanges} exchange${restsOn.exchanges === 1 ? '' : 's'}${cases}`;
 }
 
 export function requestLine(ex: ExchangeEvidence): string {

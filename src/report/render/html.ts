@@ -27,6 +27,7 @@ import { describePlan } from '../../plans.js';
 import { VERDICT_WORDS } from '../verdict-line.js';
 import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
+import { replayBanner } from '../replay-banner.js';
 
 /** Bodies are evidence, not archives: report.json keeps what the page leaves out. */
 const MAX_BODY = 4_000;
@@ -53,6 +54,7 @@ pre { background: var(--bg-soft); border: 1px solid var(--line); border-radius: 
   white-space: pre-wrap; overflow-wrap: anywhere; word-break: break-word; }
 .subtitle { color: var(--muted); margin: 0 0 1rem; }
 .verdict { border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0 1.5rem; border: 2px solid; }
+.replay-banner { border: 2px dashed #8250df; border-radius: 8px; padding: .75rem 1rem; margin: 1rem 0; }
 .verdict[data-verdict="conforms"] { background: var(--pass-bg); border-color: var(--pass); }
 .verdict[data-verdict="does-not-conform"] { background: var(--fail-bg); border-color: var(--fail); }
 .verdict[data-verdict="not-verified"] { background: var(--inc-bg); border-color: var(--inc); }
@@ -389,6 +391,12 @@ function exchangeAnchors(groups: ReturnType<typeof groupBySection>): ExchangeAnc
  * Async because the timeline's charting library (render/timeline-chart.ts) is loaded only when a
  * report.html is rendered.
  */
+/** A replay's report must not read as an ordinary run's: it opens with what it replays. */
+function replayHeading(report: Report): string {
+  const banner = replayBanner(report);
+  return banner === undefined ? '' : `<p class="replay-banner" role="note"><strong>${esc(banner)}</strong></p>\n`;
+}
+
 export async function renderHtml(report: Report, context: RenderContext = {}): Promise<string> {
   const groups = groupBySection(report.requirements);
   const view = timelineView(report, exchangeAnchors(groups));
@@ -447,7 +455,7 @@ export async function renderHtml(report: Report, context: RenderContext = {}): P
 </head>
 <body>
 <header>
-<h1>Conformance report: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
+${replayHeading(report)}<h1>Conformance report: ${esc(report.spec.title)} ${esc(report.spec.version)}</h1>
 <p class="subtitle">Target <code>${esc(report.target.baseUrl)}</code>, tested by ${esc(report.tool.name)} ${esc(report.tool.version)}</p>
 <div class="verdict" data-verdict="${report.verdict}" role="status">
 <strong>${esc(report.verdictLine)}</strong>

@@ -25,7 +25,9 @@ import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
 import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
+import { replayBanner } from '../replay-banner.js';
 import { requestsPhrase } from '../requests-phrase.js';
+import { commonCausesOf } from '../../catalog.js';
 
 /** GitHub rejects comments over 65,536 characters; these caps keep a bad run well below. */
 const MAX_CELL = 160;
@@ -77,7 +79,9 @@ function digest(context: RenderContext): string[] {
 
 function header(report: Report, context: RenderContext): string[] {
   const s = report.summary;
+  const banner = replayBanner(report);
   return [
+    ...(banner === undefined ? [] : [`## ${inline(banner)}`, '']),
     `# ${inline(report.spec.title)} ${inline(report.spec.version)}: conformance of ${code(report.target.baseUrl)}`,
     '',
     `**${inline(report.verdictLine)}**`,
@@ -112,6 +116,7 @@ function failure(r: RequirementResult): string[] {
   for (const v of found.slice(0, MAX_VIOLATIONS)) lines.push(`- ${inline(clip(v.message, MAX_MESSAGE))}`);
   if (found.length > MAX_VIOLATIONS) lines.push(`- … and ${found.length - MAX_VIOLATIONS} more violations (see report.json)`);
   if (found.length === 0) lines.push(`- ${inline(clip(shortReason(r), MAX_MESSAGE))}`);
+  for (const c of commonCausesOf(r.id, found.map((v) => v.message))) lines.push('', `Common cause: ${inline(c.cause)} How stacks fix it: ${inline(c.fix)}`);
   for (const exchange of distinctExchanges(found.length > 0 ? found : r.evidence).slice(0, MAX_EXCHANGES)) {
     const answer = exchange.response === undefined ? `got ${responseLine(exchange)}` : `answered ${exchange.response.status}`;
     lines.push('', `Request #${exchange.seq} ${code(clip(requestLine(exchange), MAX_MESSAGE))} ${inline(clip(answer, MAX_MESSAGE))}; replay:`, '', ...fenced(clip(exchange.curl, MAX_CURL), 'sh'));
