@@ -16,6 +16,8 @@ import { runCli } from './support/cli.js';
 import { axeViolations, launchReportBrowser, screenshot, serious, type Page, type ReportBrowser } from './support/report-browser.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { describeNotPassed, runVariant, variantNamed, VARIANT_SEED } from './support/variant-run.js';
+import { alignedWindowLimiter, startReferenceServer } from '../fixtures/reference-server/index.js';
+import { variantServerOptions } from '../fixtures/variants/index.js';
 
 const OUTPUT = resolve(import.meta.dirname, '../test-output');
 const tempDir = tempDirs();
@@ -56,6 +58,17 @@ async function expectTheRunsCounts(page: Page, report: Report): Promise<void> {
   expect((await page.locator('svg.timeline-chart').boundingBox())?.width).toBeGreaterThan(600);
   await expect(count(page, 'svg.timeline-chart a.mark')).resolves.toBe(report.requests);
   await expect(count(page, 'svg.timeline-chart a.mark[data-auth="key"]')).resolves.toBe(keyed);
+  // One mark per keyed response, each its own, and each inside the picture (a mark past the plot's edge is not seen).
+  const svg = await page.locator('svg.timeline-chart').boundingBox();
+  const keyedMarks = await page.locator('svg.timeline-chart a.mark[data-auth="key"]').evaluateAll((links) =>
+    links.map((a) => {
+      const r = a.getBoundingClientRect();
+      return { seq: Number(a.getAttribute('data-seq')), left: r.x, right: r.x + r.width, width: r.width };
+    }),
+  );
+  expect(keyedMarks.map((m) => m.seq).sort((a, b) => a - b)).toEqual(responses.filter((r) => r.auth === 'key').map((r) => r.seq).sort((a, b) => a - b));
+  const outside = keyedMarks.filter((m) => svg === null || !(m.width > 0 && m.left >= svg.x && m.right <= svg.x + svg.width)).map((m) => m.seq);
+  expect(outside).toEqual([]);
   await expect(count(page, 'svg.timeline-chart a.mark[data-lane="without-key"]')).resolves.toBe(report.requestsByKey?.withoutKey);
   await expect(count(page, 'svg.timeline-chart a.mark[data-kind="throttled"]')).resolves.toBe(responses.filter((r) => r.status === 429).length);
   await expect(page.locator('#timeline-summary').innerText()).resolves.toContain(`${keyed} with the run\u2019s key, ${report.requestsByKey?.withoutKey} without a valid key`);
@@ -95,20 +108,71 @@ async function expectFindingsDrawn(page: Page, report: Report): Promise<number> 
   return findings.length;
 }
 
-/** No finding label's box overlaps another text of the picture (another label, a lane's, an axis'). */
-async function expectNoLabelOverlaps(page: Page): Promise<number> {
+interface TextBox {
+  text: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The picture's texts as Chromium laid them out, the invisible ones left out. */
+async function textBoxes(page: Page): Promise<TextBox[]> {
   const boxes = await page.locator('svg.timeline-chart text').evaluateAll((texts) =>
     texts.map((t) => {
       const r = t.getBoundingClientRect();
-      return { text: t.textContent, x: r.x, y: r.y, width: r.width, height: r.height };
+      return { text: t.textContent ?? '', x: r.x, y: r.y, width: r.width, height: r.height };
     }),
   );
-  const labels = boxes.filter((b) => /^F\d+/.test(b.text ?? '') && b.width > 0);
-  const overlapping = labels.flatMap((a) =>
-    boxes.filter((b) => b !== a && b.width > 0 && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).map((b) => `${a.text} / ${b.text}`),
+  return boxes.filter((b) => b.width > 0 && b.height > 0);
+}
+
+/**
+ * No two texts of the picture overlap: finding labels, lane and axis labels, the seconds under the
+ * axis, a collapsed wait's band, Resets, waits, the legend. Returns how many finding labels there are.
+ */
+async function expectNoLabelOverlaps(page: Page): Promise<number> {
+  const boxes = await textBoxes(page);
+  const overlapping = boxes.flatMap((a, i) =>
+    boxes.slice(i + 1).filter((b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).map((b) => `${a.text} / ${b.text}`),
   );
   expect(overlapping).toEqual([]);
-  return labels.length;
+  return boxes.filter((b) => /^F\d+/.test(b.text)).length;
+}
+
+/** The x axis' labels: the seconds under the lowest lane, read left to right. */
+async function axisSeconds(page: Page): Promise<Array<{ s: number; x: number }>> {
+  const boxes = await textBoxes(page);
+  const seconds = boxes.filter((b) => /^\d+(\.\d+)? s$/.test(b.text));
+  // The band of a collapsed wait may say "52 s" too: the ticks are the lowest row of them.
+  const bottom = Math.max(...seconds.map((b) => b.y));
+  return seconds.filter((b) => Math.abs(b.y - bottom) < 1).map((b) => ({ s: Number.parseFloat(b.text), x: b.x + b.width / 2 })).sort((a, b) => a.x - b.x);
+}
+
+/**
+ * The axis reads the run's real seconds: its labels start at 0 s and rise left to right, and every
+ * mark stands where its moment falls among them (a tick at 54 s is right of every mark sent before
+ * 54 s and left of every one sent after), collapsed wait or not. Returns the labels.
+ */
+async function expectAxisReadsTheSeconds(page: Page, report: Report): Promise<number[]> {
+  const ticks = await axisSeconds(page);
+  expect(ticks.length).toBeGreaterThanOrEqual(2);
+  expect(ticks[0]?.s).toBe(0);
+  for (const [i, t] of ticks.entries()) if (i > 0) expect(t.s, ticks.map((k) => k.s).join(', ')).toBeGreaterThan(ticks[i - 1]?.s ?? Infinity);
+  const atOf = new Map((report.timeline?.responses ?? []).map((r) => [r.seq, r.t / 1000]));
+  const marks = await page.locator('svg.timeline-chart a.mark').evaluateAll((links) =>
+    links.map((a) => {
+      const r = a.getBoundingClientRect();
+      return { seq: Number(a.getAttribute('data-seq')), x: r.x + r.width / 2 };
+    }),
+  );
+  // Half a symbol's width either way: a tick and a mark at the same moment may differ by its rounding.
+  const misplaced = marks.flatMap((m) => {
+    const at = atOf.get(m.seq) ?? Number.NaN;
+    return ticks.filter((t) => (t.s < at && t.x > m.x + 4) || (t.s > at && t.x < m.x - 4)).map((t) => `#${m.seq} (${at} s) at x ${m.x.toFixed(1)}, tick ${t.s} s at x ${t.x.toFixed(1)}`);
+  });
+  expect(misplaced.slice(0, 5)).toEqual([]);
+  return ticks.map((t) => t.s);
 }
 
 async function expectAccessible(page: Page): Promise<void> {
@@ -127,6 +191,7 @@ describe('the timeline of real runs in report.html', () => {
     }
     expect(await expectFindingsDrawn(page, report)).toBe(report.requirements.filter((r) => r.id.startsWith('RATE-')).flatMap((r) => r.evidence.filter((e) => e.kind === 'violation')).length);
     await expectNoLabelOverlaps(page);
+    await expectAxisReadsTheSeconds(page, report);
     await expectAccessible(page);
     expect(consoleErrors).toEqual([]);
     expect(requests).toEqual([url]);
@@ -141,6 +206,7 @@ describe('the timeline of real runs in report.html', () => {
     await expectTheRunsCounts(page, report);
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
     expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+    await expectAxisReadsTheSeconds(page, report);
     const rises = timelineFindings(report).filter((f) => f.requirement === 'RATE-002' && f.expected?.kind === 'remaining-at-most');
     expect(rises.length).toBeGreaterThan(0);
     for (const rise of rises) {
@@ -161,6 +227,7 @@ describe('the timeline of real runs in report.html', () => {
     await expectTheRunsCounts(page, report);
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
     expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+    await expectAxisReadsTheSeconds(page, report);
     await expectAccessible(page);
     expect(consoleErrors).toEqual([]);
     await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-remaining-frozen.png') });
@@ -175,8 +242,74 @@ describe('the timeline of real runs in report.html', () => {
     expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
     expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
     await expect(page.locator('svg.timeline-chart text', { hasText: /\u22ef \d+ s wait \u22ef/ }).count()).resolves.toBe(1);
+    // The seconds after the band are on the axis too, where the marks after the wait stand.
+    const ticks = await expectAxisReadsTheSeconds(page, report);
+    const wait = Math.max(...(report.timeline?.waits ?? []).filter((w) => w.ms > 20_000).map((w) => w.t)) / 1000;
+    expect(ticks.some((t) => t > wait + 10), ticks.join(', ')).toBe(true);
     expect(consoleErrors).toEqual([]);
     await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-free-60s.png') });
     await page.close();
   });
+
+  it('3 s windows (the reference\u2019s own, aligned to the clock): the run and its replay, every keyed response a mark, no text over another, the seconds on the axis', async () => {
+    const { run, replay } = await runAndReplay('limits-per-operation', 3);
+    expect(run.requirements.find((r) => r.id === 'RATE-002')?.status).toBe('fail');
+    const opened = await (browser as ReportBrowser).open(run, 'aligned-3s');
+    await expectTheRunsCounts(opened.page, run);
+    expect(await expectFindingsDrawn(opened.page, run)).toBeGreaterThan(0);
+    expect(await expectNoLabelOverlaps(opened.page)).toBeGreaterThan(0);
+    await expectAxisReadsTheSeconds(opened.page, run);
+    expect(opened.consoleErrors).toEqual([]);
+    await screenshot(opened.page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-aligned-3s.png') });
+    await opened.page.close();
+    await expectReplayDrawn(replay, 'aligned-3s-replay');
+  });
+
+  it('a replay of docs/report.json (60 s windows) against the reference with 60 s windows: its own timeline, drawn as a run\u2019s', async () => {
+    const { replay } = await runAndReplay('limits-per-operation', 60, resolve(import.meta.dirname, '../docs/report.json'));
+    await expectReplayDrawn(replay, 'free-60s-replay');
+  });
 });
+
+/**
+ * A run of the variant on the reference's own windows of `windowSeconds`, aligned to the clock,
+ * and the replay of its report (or of `input`) against the same server: both reports.
+ */
+async function runAndReplay(name: string, windowSeconds: number, input?: string): Promise<{ run: Report; replay: Report }> {
+  const variant = variantNamed(name);
+  const server = await startReferenceServer(variantServerOptions(variant, { windowSeconds, limiter: alignedWindowLimiter }));
+  try {
+    const plan = variant.plan ?? 'free';
+    const env = { PETSTORE_API_KEY: server.keys[plan] };
+    const common = ['--base-url', server.baseUrl, '--plan', plan, '--reporter', 'json'];
+    let report = input;
+    if (report === undefined) {
+      const dir = await tempDir(`run-${windowSeconds}s`);
+      const ran = await runCli([...common, '--seed', String(VARIANT_SEED), '--report-dir', dir], env);
+      expect(ran.code, ran.stderr).toBe(1);
+      report = join(dir, 'report.json');
+    }
+    const out = await tempDir(`replay-${windowSeconds}s`);
+    const replayed = await runCli(['replay', report, ...common, '--report-dir', out], env);
+    // 0 fixed, 1 still failing, 2 could not tell: each a replay that ran to its end.
+    expect([0, 1, 2], replayed.stderr).toContain(replayed.code);
+    const read = async (file: string): Promise<Report> => parseReport(await readFile(file, 'utf8'), file);
+    return { run: await read(report), replay: await read(join(out, 'report.json')) };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A replay's report: a replay, its timeline the replay's own requests, drawn as a run's is. */
+async function expectReplayDrawn(replay: Report, name: string): Promise<void> {
+  expect(replay.replayOf).toBeDefined();
+  const { page, consoleErrors } = await (browser as ReportBrowser).open(replay, name);
+  await expectTheRunsCounts(page, replay);
+  await expectFindingsDrawn(page, replay);
+  await expectNoLabelOverlaps(page);
+  await expectAxisReadsTheSeconds(page, replay);
+  await expectAccessible(page);
+  expect(consoleErrors).toEqual([]);
+  await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, `timeline-${name}.png`) });
+  await page.close();
+}

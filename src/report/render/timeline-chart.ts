@@ -14,7 +14,7 @@ import type { EChartsOption, GraphicComponentOption, MarkAreaComponentOption, Ma
 import type { Expectation, RequirementResult, RunTimeline } from '../types.js';
 import { CREDENTIAL_LABELS, timelineView, type Lane, type TimelineFinding, type TimelineMark, type TimelineView } from '../timeline.js';
 import { esc } from './html-escape.js';
-import { axisTicks, collapsedAxis, placeLabels, toDisplay, type CollapsedAxis, type PlacedLabel } from '../timeline-layout.js';
+import { axisTicks, collapsedAxis, placeLabels, tickText, toDisplay, type AxisGap, type CollapsedAxis, type PlacedLabel } from '../timeline-layout.js';
 
 export const CHART_WIDTH = 1040;
 const MAIN_HEIGHT = 300;
@@ -105,7 +105,7 @@ function geometryOf(view: TimelineView): Geometry {
   const dx = (s: number): number => toDisplay(axis, s);
   const px = (s: number): number => GRID_LEFT + (dx(s) / axis.end) * PLOT_WIDTH;
   const lanes = lanesOf(view);
-  const wanted = findingLabels(view, px);
+  const wanted = findingLabels(view, axis.endS, px);
   const placed = placeLabels(
     wanted.map((w) => ({ anchor: w.anchor, width: labelWidth(w.text) })),
     { left: 4, right: CHART_WIDTH - 4, bottom: 0, rowHeight: LABEL_ROW },
@@ -151,7 +151,7 @@ interface WantedLabel {
 }
 
 /** The labels the findings need: one per ringed mark (the numbers of the findings citing it), one per expectation drawn. */
-function findingLabels(view: TimelineView, px: (s: number) => number): WantedLabel[] {
+function findingLabels(view: TimelineView, endS: number, px: (s: number) => number): WantedLabel[] {
   const rings = view.marks
     .filter((m) => m.cited.length > 0)
     .map((m) => ({
@@ -160,7 +160,7 @@ function findingLabels(view: TimelineView, px: (s: number) => number): WantedLab
       point: { lane: m.lane, ...(m.y === undefined ? {} : { value: m.y }), category: m.lane === 'without-key' ? CREDENTIAL_LABELS[m.response.auth] : 'no Remaining' },
       ring: true,
     }));
-  const bounds = expectationSpans(view).map((e) => ({ text: e.label, anchor: (px(e.from) + px(e.to)) / 2, point: e.value === undefined ? { lane: 'keyed' as const, value: view.topY } : { lane: 'keyed' as const, value: e.value }, ring: false }));
+  const bounds = expectationSpans(view, endS).map((e) => ({ text: e.label, anchor: (px(e.from) + px(e.to)) / 2, point: e.value === undefined ? { lane: 'keyed' as const, value: view.topY } : { lane: 'keyed' as const, value: e.value }, ring: false }));
   return [...rings, ...bounds];
 }
 
@@ -216,8 +216,8 @@ interface ExpectationSpan {
   value?: number;
 }
 
-/** Each finding's expectation: a bound it held Remaining (or the Limit) to between its marks, or the moment it named. */
-function expectationSpans(view: TimelineView): ExpectationSpan[] {
+/** Each finding's expectation: a bound it held Remaining (or the Limit) to between its marks, or the moment it named if the axis (to `endS`) has it. */
+function expectationSpans(view: TimelineView, endS: number): ExpectationSpan[] {
   const xOf = new Map(view.marks.map((m) => [m.seq, m.x]));
   const spans: ExpectationSpan[] = [];
   for (const f of view.findings) {
@@ -227,7 +227,7 @@ function expectationSpans(view: TimelineView): ExpectationSpan[] {
     if (e.kind === 'window-until' || e.kind === 'served-from') {
       // A moment beyond the picture is said in words only (the findings' list below it).
       const x = (e.value - view.timeline.start) / 1000;
-      if (x >= 0 && x <= view.endS) spans.push({ label: boundLabel(f, e), from: x, to: x });
+      if (x >= 0 && x <= endS) spans.push({ label: boundLabel(f, e), from: x, to: x });
       continue;
     }
     const paired = f.pairedWith === undefined ? undefined : xOf.get(f.pairedWith);
@@ -239,7 +239,7 @@ function expectationSpans(view: TimelineView): ExpectationSpan[] {
 /** The expectations' lines, in display units: a short bound is widened to be seen; its label is in the strip. */
 function expectations(view: TimelineView, g: Geometry): MarkLineComponentOption['data'] {
   const minWidth = g.axis.end * 0.01;
-  return expectationSpans(view).map((e) => {
+  return expectationSpans(view, g.axis.endS).map((e) => {
     if (e.value === undefined) return { xAxis: g.dx(e.from), label: { show: false } };
     const to = g.dx(e.to);
     const from = Math.min(g.dx(e.from), to - minWidth * 2);
@@ -247,23 +247,37 @@ function expectations(view: TimelineView, g: Geometry): MarkLineComponentOption[
   });
 }
 
+/** What a collapsed stretch's band says: how long it was, in a word fewer when many bands make each narrow. */
+function gapText(gap: AxisGap, axis: CollapsedAxis): string {
+  const seconds = `${Math.round(gap.to - gap.from)} s`;
+  const full = `\u22ef ${seconds} wait \u22ef`;
+  // Bold 11 px: about 6 px a character (the ellipses narrower), and the label's padding.
+  return (gap.width / axis.end) * axis.plotPx >= full.length * 6 + 6 ? full : seconds;
+}
+
 /** Resets, waits and expectations, carried by a series of no data in the keyed lane. */
 function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
-  const labelled = view.windows.filter((w) => w.x !== undefined).length <= 16;
+  // The drawn axis may end before the view's: its margin after the last request is scaled with a collapsed wait.
+  // A Reset's label is at the foot of the line, after it: the next window's first marks are at the
+  // top of the lane (its Remaining full), the last ones before it low.
+  const onAxis = (x: number | undefined): x is number => x !== undefined && x <= g.axis.endS;
+  const labelled = view.windows.filter((w) => onAxis(w.x)).length <= 16;
   const resets: NonNullable<MarkLineComponentOption['data']> = view.windows.flatMap((w) =>
-    w.x === undefined ? [] : [{ xAxis: g.dx(w.x), lineStyle: { type: 'dotted', color: MUTED, width: 1.2 }, label: { show: labelled, formatter: 'Reset', position: 'insideEndBottom', color: MUTED } }],
+    !onAxis(w.x) ? [] : [{ xAxis: g.dx(w.x), lineStyle: { type: 'dotted', color: MUTED, width: 1.2 }, label: { show: labelled, formatter: 'Reset', position: 'insideStartBottom', color: MUTED } }],
   );
-  const waits: NonNullable<MarkAreaComponentOption['data']> = view.waits.map((w) => [
-    { xAxis: g.dx(w.x), name: `W${w.n}` },
-    { xAxis: Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002) },
-  ]);
+  const waits: NonNullable<MarkAreaComponentOption['data']> = view.waits.flatMap((w) =>
+    onAxis(w.x)
+      ? [[{ xAxis: g.dx(w.x), name: `W${w.n}` }, { xAxis: Math.min(g.axis.end, Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002)) }]]
+      : [],
+  );
   // A collapsed stretch: a band of its own, solid-edged and lighter than a wait, that says how long it was.
   const gaps: NonNullable<MarkAreaComponentOption['data']> = g.axis.gaps.map((gap) => [
     {
       xAxis: gap.at,
-      name: `\u22ef ${Math.round(gap.to - gap.from)} s wait \u22ef`,
+      name: gapText(gap, g.axis),
       itemStyle: { color: 'rgba(255, 255, 255, 0.85)', borderColor: INK, borderWidth: 1.5, borderType: 'solid' },
-      label: { position: 'insideBottom', distance: 10, fontWeight: 'bold', backgroundColor: '#ffffff', padding: [2, 3] },
+      // In its middle: a Reset's label is at the foot of its line, a wait's name at the top.
+      label: { position: 'inside', fontWeight: 'bold', backgroundColor: '#ffffff', padding: [2, 3] },
     },
     { xAxis: gap.at + gap.width },
   ]);
@@ -337,9 +351,10 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
       min: 0,
       max: g.axis.end,
       // The labels name real moments: with a stretch collapsed, display units are not seconds.
-      axisLabel: { show: i === last, color: INK, customValues: ticks.map(g.dx), formatter: (v: number) => `${secondsAt(g.axis, ticks, v)} s` },
+      // margin: the first label clear of the Remaining axis' "0" when the keyed lane is the only one.
+      axisLabel: { show: i === last, color: INK, margin: 12, customValues: ticks.map(g.dx), formatter: (v: number) => tickText(secondsAt(g.axis, ticks, v)) },
       axisTick: { customValues: ticks.map(g.dx) },
-      ...(i === last ? { name: 'seconds after the first request, on the server\u2019s clock as the run read it', nameLocation: 'middle' as const, nameGap: 30, nameTextStyle: { color: INK } } : {}),
+      ...(i === last ? { name: 'seconds after the first request, on the server\u2019s clock as the run read it', nameLocation: 'middle' as const, nameGap: 34, nameTextStyle: { color: INK } } : {}),
       splitLine: { show: false },
     })),
     yAxis: lanes.map((lane) =>
