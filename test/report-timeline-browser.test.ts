@@ -1,10 +1,13 @@
 /**
  * The timeline of real runs in report.html, in headless Chromium (support/report-browser.ts):
  * the embedded run, a limiter that counts per operation (Flask-Limiter's and NestJS's default)
- * and a server whose Remaining stands still. Each run's report.json is rendered as `report`
- * would render it; the page must draw one mark per request with the report's own counts, ring
- * the marks each rate-limit finding cites, link each finding to its place and each mark to its
- * exchange, and pass axe-core with no serious or critical violation.
+ * and a server whose Remaining stands still; the reference's own windows aligned to the clock at
+ * 3 s and, from docs/report.json, at a Free key's 60 s, each with a replay's report beside it. Each
+ * report.json is rendered as `report` would render it; the page must draw one mark per request with
+ * the report's own counts (every keyed response its own, inside the picture), ring the marks each
+ * rate-limit finding cites, link each finding to its place and each mark to its exchange, print no
+ * text over another, read the run's real seconds on its axis (a collapsed wait included), and pass
+ * axe-core with no serious or critical violation.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
