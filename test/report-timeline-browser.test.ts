@@ -254,6 +254,28 @@ describe('the timeline of real runs in report.html', () => {
     await page.close();
   });
 
+  it('a legend of eight entries (docs/report.json with a lagging read, a path outside the interface and a 500): wrapped to two rows, the finding labels below both', async () => {
+    const report = parseReport(await readFile(resolve(import.meta.dirname, '../docs/report.json'), 'utf8'), 'docs/report.json');
+    const responses = report.timeline?.responses ?? [];
+    const [lagging, other, refused] = responses.filter((r) => r.auth === 'key' && r.status === 200).slice(1, 4);
+    if (lagging === undefined || other === undefined || refused === undefined) throw new Error('docs/report.json has too few served requests');
+    Object.assign(lagging, { lagged: true });
+    Object.assign(other, { op: 'other' });
+    Object.assign(refused, { status: 500 });
+    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'free-60s-eight-kinds');
+    await expectTheRunsCounts(page, report);
+    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+    const boxes = await textBoxes(page);
+    // The keyed lane's top: its highest Remaining label. Above it only the legend and the finding labels.
+    const laneTop = Math.min(...boxes.filter((b) => /^\d+$/.test(b.text)).map((b) => b.y));
+    const labels = boxes.filter((b) => /^F\d+/.test(b.text));
+    const legend = boxes.filter((b) => b.y + b.height < laneTop && !/^F\d+/.test(b.text));
+    expect(new Set(legend.map((b) => Math.round(b.y))).size, legend.map((b) => b.text).join(', ')).toBe(2);
+    expect(Math.min(...labels.map((b) => b.y))).toBeGreaterThanOrEqual(Math.max(...legend.map((b) => b.y + b.height)));
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   it('3 s windows (the reference\u2019s own, aligned to the clock): the run and its replay, every keyed response a mark, no text over another, the seconds on the axis', async () => {
     const { run, replay } = await runAndReplay('limits-per-operation', 3);
     expect(run.requirements.find((r) => r.id === 'RATE-002')?.status).toBe('fail');

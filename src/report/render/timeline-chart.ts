@@ -20,8 +20,11 @@ export const CHART_WIDTH = 1040;
 const MAIN_HEIGHT = 300;
 const LANE_ROW = 26;
 const LANE_GAP = 46;
+const LEGEND_TOP = 4;
+const LEGEND_ICON = 14;
+const LEGEND_GAP = 22;
 /** Below the legend: the strip the finding labels are placed in, row by row, above the lanes. */
-const STRIP_TOP = 36;
+const STRIP_BELOW_LEGEND = 18;
 const LABEL_ROW = 19;
 const STRIP_GAP = 14;
 const BOTTOM = 56;
@@ -88,6 +91,7 @@ interface FindingLabel {
 interface Geometry {
   axis: CollapsedAxis;
   lanes: LaneLayout[];
+  series: PlannedSeries[];
   tops: number[];
   height: number;
   labels: FindingLabel[];
@@ -111,7 +115,8 @@ function geometryOf(view: TimelineView): Geometry {
     { left: 4, right: CHART_WIDTH - 4, bottom: 0, rowHeight: LABEL_ROW },
   );
   const rows = placed.reduce((max, p) => Math.max(max, p.row + 1), 0);
-  const stripBottom = STRIP_TOP + rows * LABEL_ROW;
+  const series = plannedSeries(view, lanes);
+  const stripBottom = stripTop(legendNames(series)) + rows * LABEL_ROW;
   let top = stripBottom + STRIP_GAP + 8;
   const tops = lanes.map((lane) => {
     const at = top;
@@ -134,7 +139,7 @@ function geometryOf(view: TimelineView): Geometry {
     if (box === undefined) return [];
     return [{ text: w.text, box: { ...box, y: box.y + stripBottom }, to: { x: w.anchor, y: yOfPoint(w.point) - (w.ring ? RING_SIZE / 2 : 0) } }];
   });
-  return { axis, lanes, tops, height, labels, dx, px };
+  return { axis, lanes, series, tops, height, labels, dx, px };
 }
 
 interface LabelPoint {
@@ -302,6 +307,67 @@ function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
   };
 }
 
+/** A series of marks before it is placed on the axis: its legend name, lane, marks and look. */
+interface PlannedSeries {
+  name: string;
+  lane: LaneLayout;
+  marks: TimelineMark[];
+  style: Partial<ScatterSeriesOption>;
+  role: 'mark' | 'ring';
+}
+
+/** The series of marks, lane by lane: one per operation, the 429s, the lagging reads, the rings. */
+function plannedSeries(view: TimelineView, lanes: readonly LaneLayout[]): PlannedSeries[] {
+  const planned: PlannedSeries[] = [];
+  const add = (name: string, lane: LaneLayout, marks: TimelineMark[], style: Partial<ScatterSeriesOption>, role: 'mark' | 'ring' = 'mark'): void => {
+    if (marks.length > 0) planned.push({ name, lane, marks, style, role });
+  };
+  for (const lane of lanes) {
+    const inLane = view.marks.filter((m) => m.lane === lane.lane);
+    const special = (m: TimelineMark): boolean => m.kind === 'throttled' || m.response.lagged === true;
+    for (const o of OPERATIONS) add(o.name, lane, inLane.filter((m) => drawnOperation(m) === o.op && !special(m)), { symbol: o.symbol, itemStyle: { color: o.color, borderColor: o.color } });
+    add(THROTTLED, lane, inLane.filter((m) => m.kind === 'throttled'), { symbol: X_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: THROTTLED_COLOR } });
+    add(LAGGED, lane, inLane.filter((m) => m.response.lagged === true && m.kind !== 'throttled'), { symbol: HOURGLASS_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: LAGGED_COLOR } });
+    add(
+      CITED,
+      lane,
+      inLane.filter((m) => m.cited.length > 0),
+      {
+        symbol: 'circle',
+        symbolSize: RING_SIZE,
+        z: 5,
+        // A ring, not a disc: the mark it circles stays visible.
+        // Its label is in the strip above the lanes, placed apart from every other (geometryOf).
+        itemStyle: { color: 'rgba(0, 0, 0, 0)', borderColor: INK, borderWidth: 2.4 },
+      },
+      'ring',
+    );
+  }
+  return planned;
+}
+
+const legendNames = (series: readonly PlannedSeries[]): string[] => [...new Set(series.map((p) => p.name))];
+
+/**
+ * Where the finding labels' strip begins: below the legend, which wraps to further rows when its
+ * entries do not fit the plot's width (a run with lagging reads and other paths has eight).
+ */
+function stripTop(names: readonly string[]): number {
+  let rows = 1;
+  let used = 0;
+  for (const name of names) {
+    // The icon, the 5 px ECharts keeps before the text, the 12 px text at a generous 7 px a character.
+    const width = LEGEND_ICON + 5 + name.length * 7;
+    if (used > 0 && used + LEGEND_GAP + width > PLOT_WIDTH) {
+      rows += 1;
+      used = 0;
+    }
+    used += (used > 0 ? LEGEND_GAP : 0) + width;
+  }
+  // A row's text is 14 px high; ECharts keeps itemGap between rows as between entries.
+  return LEGEND_TOP + rows * 14 + (rows - 1) * LEGEND_GAP + STRIP_BELOW_LEGEND;
+}
+
 /** The options and, for each series, what its data items stand for. */
 export function timelineOption(view: TimelineView): { option: EChartsOption; drawn: Drawn } {
   const g = geometryOf(view);
@@ -313,29 +379,11 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
     drawn.push({ role, marks });
   };
   add(decorations(view, g), 'mark', []);
-  for (const lane of lanes) {
-    const inLane = view.marks.filter((m) => m.lane === lane.lane);
-    const special = (m: TimelineMark): boolean => m.kind === 'throttled' || m.response.lagged === true;
-    for (const o of OPERATIONS) {
-      const marks = inLane.filter((m) => drawnOperation(m) === o.op && !special(m));
-      if (marks.length > 0) add(scatter(o.name, lane, marks, { symbol: o.symbol, itemStyle: { color: o.color, borderColor: o.color } }, g.dx), 'mark', marks);
-    }
-    const throttled = inLane.filter((m) => m.kind === 'throttled');
-    if (throttled.length > 0) add(scatter(THROTTLED, lane, throttled, { symbol: X_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: THROTTLED_COLOR } }, g.dx), 'mark', throttled);
-    const lagged = inLane.filter((m) => m.response.lagged === true && m.kind !== 'throttled');
-    if (lagged.length > 0) add(scatter(LAGGED, lane, lagged, { symbol: HOURGLASS_SYMBOL, symbolSize: SYMBOL_SIZE + 3, itemStyle: { color: LAGGED_COLOR } }, g.dx), 'mark', lagged);
-    const cited = inLane.filter((m) => m.cited.length > 0);
-    if (cited.length > 0) {
-      const rings = scatter(CITED, lane, cited, {
-        symbol: 'circle',
-        symbolSize: RING_SIZE,
-        z: 5,
-        // A ring, not a disc: the mark it circles stays visible.
-        // Its label is in the strip above the lanes, placed apart from every other (geometryOf).
-        itemStyle: { color: 'rgba(0, 0, 0, 0)', borderColor: INK, borderWidth: 2.4 },
-      }, g.dx);
-      add({ ...rings, data: cited.map((m) => ({ value: [g.dx(m.x), yOf(m, lane)] })) }, 'ring', cited);
-    }
+  for (const planned of g.series) {
+    const drawnSeries = scatter(planned.name, planned.lane, planned.marks, planned.style, g.dx);
+    // A ring is drawn plain whatever its mark's fill: only its border shows.
+    if (planned.role === 'ring') add({ ...drawnSeries, data: planned.marks.map((m) => ({ value: [g.dx(m.x), yOf(m, planned.lane)] })) }, 'ring', planned.marks);
+    else add(drawnSeries, 'mark', planned.marks);
   }
   const grids = lanes.map((lane, i) => ({ left: GRID_LEFT, right: GRID_RIGHT, top: g.tops[i] ?? 0, height: gridHeight(lane) }));
   const ticks = axisTicks(g.axis);
@@ -343,7 +391,7 @@ export function timelineOption(view: TimelineView): { option: EChartsOption; dra
   const option: EChartsOption = {
     animation: false,
     textStyle: { fontFamily: 'system-ui, "Segoe UI", Roboto, Arial, sans-serif', color: INK },
-    legend: { top: 4, left: GRID_LEFT, right: GRID_RIGHT, itemWidth: 14, itemHeight: 10, itemGap: 22, textStyle: { color: INK, fontSize: 12 }, data: [...new Set(series.slice(1).map((s) => String(s.name)))] },
+    legend: { top: LEGEND_TOP, left: GRID_LEFT, right: GRID_RIGHT, itemWidth: LEGEND_ICON, itemHeight: 10, itemGap: LEGEND_GAP, textStyle: { color: INK, fontSize: 12 }, data: legendNames(g.series) },
     grid: grids,
     xAxis: lanes.map((lane, i) => ({
       type: 'value',
