@@ -164,7 +164,10 @@ function findingLabels(view: TimelineView, endS: number, px: (s: number) => numb
       anchor: px(m.x),
       point: { lane: m.lane, ...(m.y === undefined ? {} : { value: m.y }), category: m.lane === 'without-key' ? CREDENTIAL_LABELS[m.response.auth] : 'no Remaining' },
       ring: true,
-    }));
+    }))
+    // Rings of the same findings that coincide (a burst's requests refused together) share one label:
+    // a stack of "F1"s would name one place several times.
+    .filter((r, i, all) => !all.slice(0, i).some((o) => o.text === r.text && o.point.lane === r.point.lane && o.point.category === r.point.category && Math.abs(o.anchor - r.anchor) < RING_SIZE / 2 && Math.abs((o.point.value ?? 0) - (r.point.value ?? 0)) <= view.topY * 0.03));
   const bounds = expectationSpans(view, endS).map((e) => ({ text: e.label, anchor: (px(e.from) + px(e.to)) / 2, point: e.value === undefined ? { lane: 'keyed' as const, value: view.topY } : { lane: 'keyed' as const, value: e.value }, ring: false }));
   return [...rings, ...bounds];
 }
@@ -260,6 +263,35 @@ function gapText(gap: AxisGap, axis: CollapsedAxis): string {
   return (gap.width / axis.end) * axis.plotPx >= full.length * 6 + 6 ? full : seconds;
 }
 
+/**
+ * The waits' names, each at the top of its span, in order of time: waits that overlap (a burst's
+ * requests each waiting out the same 429) or whose names would touch share one name on the first
+ * ("W1\u2013W4"), the others none. `toPx`: display units to px.
+ */
+function waitNames(spans: ReadonlyArray<{ n: number; from: number; to: number }>, toPx: (d: number) => number): Array<string | undefined> {
+  const names: Array<string | undefined> = spans.map(() => undefined);
+  // 11 px text at about 7 px a character, and the space kept between two names.
+  const width = (text: string): number => text.length * 7 + 6;
+  const nameOf = (first: number, last: number): string => (first === last ? `W${first}` : last === first + 1 ? `W${first}, W${last}` : `W${first}\u2013W${last}`);
+  let head: { i: number; center: number; end: number; last: number } | undefined;
+  for (const [i, w] of spans.entries()) {
+    const center = toPx((w.from + w.to) / 2);
+    if (head !== undefined) {
+      const headName = nameOf(spans[head.i]?.n ?? 0, head.last);
+      const joins = toPx(w.from) < head.end || center - head.center < (width(headName) + width(`W${w.n}`)) / 2;
+      if (joins) {
+        head.last = w.n;
+        head.end = Math.max(head.end, toPx(w.to));
+        names[head.i] = nameOf(spans[head.i]?.n ?? 0, w.n);
+        continue;
+      }
+    }
+    head = { i, center, end: toPx(w.to), last: w.n };
+    names[i] = `W${w.n}`;
+  }
+  return names;
+}
+
 /** Resets, waits and expectations, carried by a series of no data in the keyed lane. */
 function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
   // The drawn axis may end before the view's: its margin after the last request is scaled with a collapsed wait.
@@ -270,11 +302,12 @@ function decorations(view: TimelineView, g: Geometry): ScatterSeriesOption {
   const resets: NonNullable<MarkLineComponentOption['data']> = view.windows.flatMap((w) =>
     !onAxis(w.x) ? [] : [{ xAxis: g.dx(w.x), lineStyle: { type: 'dotted', color: MUTED, width: 1.2 }, label: { show: labelled, formatter: 'Reset', position: 'insideStartBottom', color: MUTED } }],
   );
-  const waits: NonNullable<MarkAreaComponentOption['data']> = view.waits.flatMap((w) =>
-    onAxis(w.x)
-      ? [[{ xAxis: g.dx(w.x), name: `W${w.n}` }, { xAxis: Math.min(g.axis.end, Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002)) }]]
-      : [],
-  );
+  const spans = view.waits.filter((w) => onAxis(w.x)).map((w) => ({ n: w.n, from: g.dx(w.x), to: Math.min(g.axis.end, Math.max(g.dx(w.x + w.width), g.dx(w.x) + g.axis.end * 0.002)) }));
+  const names = waitNames(spans, (d) => (d / g.axis.end) * PLOT_WIDTH);
+  const waits: NonNullable<MarkAreaComponentOption['data']> = spans.map((w, i) => {
+    const name = names[i];
+    return [{ xAxis: w.from, ...(name === undefined ? { label: { show: false } } : { name }) }, { xAxis: w.to }];
+  });
   // A collapsed stretch: a band of its own, solid-edged and lighter than a wait, that says how long it was.
   const gaps: NonNullable<MarkAreaComponentOption['data']> = g.axis.gaps.map((gap) => [
     {
