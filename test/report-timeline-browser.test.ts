@@ -1,13 +1,13 @@
 /**
  * The timeline of real runs in report.html, in headless Chromium (support/report-browser.ts):
- * the embedded run, a limiter that counts per operation (Flask-Limiter's and NestJS's default)
- * and a server whose Remaining stands still; the reference's own windows aligned to the clock at
- * 3 s and, from docs/report.json, at a Free key's 60 s, each with a replay's report beside it. Each
- * report.json is rendered as `report` would render it; the page must draw one mark per request with
- * the report's own counts (every keyed response its own, inside the picture), ring the marks each
- * rate-limit finding cites, link each finding to its place and each mark to its exchange, print no
- * text over another, read the run's real seconds on its axis (a collapsed wait included), and pass
- * axe-core with no serious or critical violation.
+ * the embedded run, a limiter that counts per operation (Flask-Limiter's and NestJS's default),
+ * a server whose Remaining stands still and one that refuses a burst early; the reference's own
+ * windows aligned to the clock at 3 s and, from docs/report.json, at a Free key's 60 s, each with a
+ * replay's report beside it. Each report.json is rendered as `report` would render it; the page
+ * must draw one mark per request with the report's own counts (every keyed response its own, inside
+ * the picture), ring the marks each rate-limit finding cites, link each finding to its place and
+ * each mark to its exchange, print no text over another, read the run's real seconds on its axis (a
+ * collapsed wait included), and pass axe-core with no serious or critical violation.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -234,6 +234,18 @@ describe('the timeline of real runs in report.html', () => {
     await expectAccessible(page);
     expect(consoleErrors).toEqual([]);
     await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-remaining-frozen.png') });
+    await page.close();
+  });
+
+  it('an early 429 (refused while Remaining said 20 were left; a burst\u2019s requests may each wait out theirs): no wait\u2019s name, Reset or finding label over another', async () => {
+    const report = await variantReport('early-429-remaining-20', 'RATE-002');
+    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'early-429');
+    await expectTheRunsCounts(page, report);
+    expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
+    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+    await expectAxisReadsTheSeconds(page, report);
+    expect(consoleErrors).toEqual([]);
+    await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-early-429.png') });
     await page.close();
   });
 
