@@ -28,6 +28,8 @@ let browser: ReportBrowser | undefined;
 
 beforeAll(async () => {
   browser = await launchReportBrowser(await tempDir('report-timeline'), await tempDir('chromium'));
+  // Every case saves its picture there, whichever cases a filter runs.
+  await mkdir(OUTPUT, { recursive: true });
 });
 
 afterAll(async () => {
@@ -182,6 +184,23 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(serious(await axeViolations(page))).toEqual([]);
 }
 
+/**
+ * A run with rate-limit findings, rendered: its counts, its findings drawn and linked, its texts
+ * none over another (finding labels among them), its axis in real seconds, accessible, no error
+ * logged; the picture saved as test-output/timeline-<name>.png.
+ */
+async function expectFindingsAndTextsDrawn(report: Report, name: string): Promise<void> {
+  const { page, consoleErrors } = await (browser as ReportBrowser).open(report, name);
+  await expectTheRunsCounts(page, report);
+  expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
+  expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
+  await expectAxisReadsTheSeconds(page, report);
+  await expectAccessible(page);
+  expect(consoleErrors).toEqual([]);
+  await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, `timeline-${name}.png`) });
+  await page.close();
+}
+
 describe('the timeline of real runs in report.html', () => {
   it('the embedded run: one mark per request, lanes and counts as report.json has them, accessible', async () => {
     const report = await embeddedReport();
@@ -205,11 +224,7 @@ describe('the timeline of real runs in report.html', () => {
 
   it('a limit counted per operation: the rise is drawn between the two marks it compares, with the bound Remaining broke', async () => {
     const report = await variantReport('limits-per-operation', 'RATE-002');
-    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'limits-per-operation');
-    await expectTheRunsCounts(page, report);
-    expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
-    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
-    await expectAxisReadsTheSeconds(page, report);
+    await expectFindingsAndTextsDrawn(report, 'limits-per-operation');
     const rises = timelineFindings(report).filter((f) => f.requirement === 'RATE-002' && f.expected?.kind === 'remaining-at-most');
     expect(rises.length).toBeGreaterThan(0);
     for (const rise of rises) {
@@ -218,35 +233,14 @@ describe('the timeline of real runs in report.html', () => {
       expect(later?.remaining).toBeGreaterThan(rise.expected?.value ?? Infinity);
       expect(rise.pairedWith).toBe(rise.cites[1]);
     }
-    await expectAccessible(page);
-    expect(consoleErrors).toEqual([]);
-    await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-limits-per-operation.png') });
-    await page.close();
   });
 
   it('a Remaining that stands still: each RATE-002 finding points at the marks it cites', async () => {
-    const report = await variantReport('remaining-frozen', 'RATE-002');
-    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'remaining-frozen');
-    await expectTheRunsCounts(page, report);
-    expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
-    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
-    await expectAxisReadsTheSeconds(page, report);
-    await expectAccessible(page);
-    expect(consoleErrors).toEqual([]);
-    await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-remaining-frozen.png') });
-    await page.close();
+    await expectFindingsAndTextsDrawn(await variantReport('remaining-frozen', 'RATE-002'), 'remaining-frozen');
   });
 
   it('an early 429 (refused while Remaining said 20 were left; a burst\u2019s requests may each wait out theirs): no wait\u2019s name, Reset or finding label over another', async () => {
-    const report = await variantReport('early-429-remaining-20', 'RATE-002');
-    const { page, consoleErrors } = await (browser as ReportBrowser).open(report, 'early-429');
-    await expectTheRunsCounts(page, report);
-    expect(await expectFindingsDrawn(page, report)).toBeGreaterThan(0);
-    expect(await expectNoLabelOverlaps(page)).toBeGreaterThan(0);
-    await expectAxisReadsTheSeconds(page, report);
-    expect(consoleErrors).toEqual([]);
-    await screenshot(page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-early-429.png') });
-    await page.close();
+    await expectFindingsAndTextsDrawn(await variantReport('early-429-remaining-20', 'RATE-002'), 'early-429');
   });
 
   it('a Free key\u2019s 60 s windows (docs/report.json, a run of the reference with its own windows): the wait collapsed and labelled, every mark drawn, no label overlapping', async () => {
@@ -291,14 +285,7 @@ describe('the timeline of real runs in report.html', () => {
   it('3 s windows (the reference\u2019s own, aligned to the clock): the run and its replay, every keyed response a mark, no text over another, the seconds on the axis', async () => {
     const { run, replay } = await runAndReplay('limits-per-operation', 3);
     expect(run.requirements.find((r) => r.id === 'RATE-002')?.status).toBe('fail');
-    const opened = await (browser as ReportBrowser).open(run, 'aligned-3s');
-    await expectTheRunsCounts(opened.page, run);
-    expect(await expectFindingsDrawn(opened.page, run)).toBeGreaterThan(0);
-    expect(await expectNoLabelOverlaps(opened.page)).toBeGreaterThan(0);
-    await expectAxisReadsTheSeconds(opened.page, run);
-    expect(opened.consoleErrors).toEqual([]);
-    await screenshot(opened.page.locator('section.timeline'), { path: join(OUTPUT, 'timeline-aligned-3s.png') });
-    await opened.page.close();
+    await expectFindingsAndTextsDrawn(run, 'aligned-3s');
     await expectReplayDrawn(replay, 'aligned-3s-replay');
   });
 
