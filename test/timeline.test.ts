@@ -251,6 +251,31 @@ describe('report.html\'s timeline section', () => {
     expect(section.match(/<tr id="tl-ex-\d+">/g)).toHaveLength(14);
   });
 
+  it('waits that overlap (a burst\u2019s requests each waiting out its 429) share one name in the picture, each its own in words', async () => {
+    const waits = [0, 5, 12, 20].map((d, i) => ({ t: 700 + d, ms: 300, reason: `429 on exchange ${i + 6}: waiting before the single retry` }));
+    const html = await renderHtml({ ...timelineReport(), timeline: { ...sampleTimeline(), waits } });
+    const section = html.slice(html.indexOf('<section class="timeline"'), html.indexOf('</section>', html.indexOf('<section class="timeline"')));
+    expect(section).toContain('>W1\u2013W4</text>');
+    expect(section).not.toMatch(/>W\d<\/text>/);
+    for (const n of [1, 2, 3, 4]) expect(section).toContain(`<span class="tl-n">W${n}</span>`);
+  });
+
+  it('rings of one finding that coincide (two 429s of a burst) share one label, each ring still drawn', async () => {
+    const report = timelineReport();
+    const timeline = sampleTimeline();
+    const burst = [15, 16].map((seq): TimelineResponse => ({ seq, t: 1_400 + (seq - 15) * 2, ms: 5, op: 'listPets', status: 429, auth: 'key', limit: 60, remaining: 0, reset: timeline.responses[0]?.reset ?? 0, retryAfter: '1' }));
+    const rate = report.requirements.find((r) => r.id === 'RATE-002');
+    if (rate === undefined) throw new Error('the sample report has no RATE-002');
+    const both = { ...report, requests: 16, requestsByKey: { withKey: 13, withoutKey: 3 }, timeline: { ...timeline, responses: [...timeline.responses, ...burst] }, requirements: report.requirements.map((r) => (r === rate ? { ...r, evidence: [...r.evidence, { kind: 'violation' as const, message: 'Two 429s announcing room', cites: [15, 16] }] } : r)) };
+    const html = await renderHtml(both);
+    const section = html.slice(html.indexOf('<section class="timeline"'), html.indexOf('</section>', html.indexOf('<section class="timeline"')));
+    const cited = [...section.matchAll(/class="ring" data-seq="(1[56])" data-lane="[a-z-]+" data-auth="[a-z-]+" data-kind="[a-z-]+" data-cited="(\d+)"/g)];
+    expect(cited.map((m) => m[1]).sort()).toEqual(['15', '16']);
+    const n = cited[0]?.[2];
+    expect(cited[1]?.[2]).toBe(n);
+    expect(section.split(`>F${n ?? ''}</text>`)).toHaveLength(2);
+  });
+
   it('stays offline and the same on every rendering', async () => {
     const html = await renderHtml(timelineReport());
     expect(html).not.toMatch(/\b(src|href)="(?!#)/);
