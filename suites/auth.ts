@@ -33,7 +33,7 @@ const OPERATIONS: Probe[] = [
         method: 'POST',
         path: '/pets',
         contentType: 'application/json',
-        body: JSON.stringify({ name: `${t.session.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
+        body: JSON.stringify({ name: `${t.session.store.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
       },
     }),
   },
@@ -41,7 +41,7 @@ const OPERATIONS: Probe[] = [
     operation: 'getPet',
     request: async (t) => {
       // Chosen once: the census is taken again after each test's createPet, and an id that existed still does.
-      const id = await t.session.memo('auth-pet-id', async () => t.session.usable((await t.session.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
+      const id = await t.session.memo('auth-pet-id', async () => t.session.store.usable((await t.session.store.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
       return { label: `getPet petId=${id}`, request: { method: 'GET', path: `/pets/${id}` } };
     },
   },
@@ -65,7 +65,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[], 
       continue;
     }
     for (const credential of credentials) {
-      if (probe.operation === 'createPet') await t.session.openBracket('AUTH-004');
+      if (probe.operation === 'createPet') await t.session.store.openBracket('AUTH-004');
       const { label, request } = await probe.request(t);
       const ex = await t.send({ ...request, auth: credential.auth });
       const status = ex.response?.status;
@@ -74,7 +74,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[], 
     }
   }
   // Any POST above might have leaked a pet: the next listing must be fresh.
-  if (probes.some((probe) => probe.operation === 'createPet')) t.session.storeWritten();
+  if (probes.some((probe) => probe.operation === 'createPet')) t.session.store.storeWritten();
   if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 

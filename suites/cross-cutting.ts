@@ -64,7 +64,7 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   // The run's timeline for report.html, once nothing more is sent: placed on the server's clock as the whole run's Date headers show it.
   afterAll(() => {
     const session = getSession();
-    const timeline = timelineRecord(session.client.exchanges, session.serverClock, session.waits, session.laggedReads);
+    const timeline = timelineRecord(session.client.exchanges, session.serverClock, session.waits, session.store.laggedReads);
     console.info(encodeProgress({ kind: 'timeline', timeline }));
   });
 });

@@ -41,7 +41,7 @@ let sent: { probes: Probed[]; status: string } | undefined;
 /** The status the probes carry: the one the run has seen least of, so a listing filtered by it most likely fits one page. */
 function rarestStatus(t: RequirementRun): string {
   const counts = new Map(statusValues().map((s) => [s as string, 0]));
-  for (const pet of t.session.knownPets.values()) {
+  for (const pet of t.session.store.knownPets.values()) {
     const status = pet['status'];
     if (typeof status === 'string' && counts.has(status)) counts.set(status, (counts.get(status) ?? 0) + 1);
   }
@@ -94,30 +94,30 @@ describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
   requirementTest('CREATE-005', async (t) => {
     if (t.session.config.riskBreakingStore !== true) t.notExercised(NOT_OPTED_IN);
     const { session } = t;
-    const category = commonestCategory(session.shownCategoryIds(session.knownPets.values())) ?? (await session.knownCategoryIds())[0] ?? 1n;
+    const category = commonestCategory(session.store.shownCategoryIds(session.store.knownPets.values())) ?? (await session.store.knownCategoryIds())[0] ?? 1n;
     const status = rarestStatus(t);
     // A pet a probe stored without saying so is found by the ids of the creations around it.
-    if (session.probes.creations.length === 0) await session.createMarked('before the names a store may not survive');
+    if (session.store.probes.creations.length === 0) await session.store.createMarked('before the names a store may not survive');
     const probes: Probed[] = [];
     const undecided: string[] = [];
     try {
       for (const probe of STORE_BREAKING_PROBES) {
-        const marker = session.probes.next();
+        const marker = session.store.probes.next();
         const exchange = await t.send({ method: 'POST', path: '/pets', body: probeBody(probe, marker, category, status), contentType: 'application/json', purpose: `CREATE-005 ${probe.kind}` });
         const answer = judgeProbeCreate(probe, marker, exchange);
         t.record(answer.findings);
         if (answer.undecided !== undefined) undecided.push(answer.undecided);
         const pet = answer.pet !== undefined && idOf(answer.pet) !== undefined ? answer.pet : undefined;
-        if (pet !== undefined) session.recordCreated(pet, exchange);
+        if (pet !== undefined) session.store.recordCreated(pet, exchange);
         probes.push({ probe, exchange, accounted: answer.accounted, ...(pet === undefined ? {} : { pet }) });
       }
       const last = probes.at(-1);
-      if (probes.some((p) => !p.accounted) && last !== undefined && !session.probes.creations.some((c) => c.seq > last.exchange.seq)) {
-        await session.createMarked('after the names a store may not survive');
+      if (probes.some((p) => !p.accounted) && last !== undefined && !session.store.probes.creations.some((c) => c.seq > last.exchange.seq)) {
+        await session.store.createMarked('after the names a store may not survive');
       }
     } finally {
       sent = { probes, status };
-      session.storeWritten();
+      session.store.storeWritten();
     }
     t.observe(`${probes.length} createPets with names a store may not survive (${probes.map((p) => `${p.probe.kind} #${p.exchange.seq}: ${p.exchange.response?.status ?? p.exchange.error?.code}`).join(', ')}), status ${status}`);
     if (undecided.length > 0) t.inconclusive(undecided.join('; '));
@@ -136,7 +136,7 @@ describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
         if (ex.response?.status === 404) t.observe(`GET /pets/${id} ${what(probed)} answered 404`, ex);
         else t.record(judgeReadAfterProbes('GET-001', ex, what(probed), id));
       }
-      const { ids, notes } = unaccountedIds(probes, t.session.probes.creations);
+      const { ids, notes } = unaccountedIds(probes, t.session.store.probes.creations);
       for (const note of notes) t.observe(note);
       for (const id of ids) {
         const ex = await t.send({ method: 'GET', path: `/pets/${id}` });

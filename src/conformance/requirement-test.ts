@@ -407,7 +407,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.requestsSoFar = stats.requests;
     meta.keyedRequestsSoFar = stats.keyedRequests;
     meta.waitedMsSoFar = Math.round(stats.waitedMs);
-    meta.createdIds = [...session.createdIds];
+    meta.createdIds = [...session.store.createdIds];
     const halt = session.client.stopped;
     if (halt !== undefined) meta.halt = halt;
     // Undecided once the run has halted, a test could not send what it needed: the halt is its

@@ -1,7 +1,7 @@
 /**
  * The run's shared state on the worker side: one client (so one rate-limit account and one
- * request budget for every suite), the ledger of findings, the census of the store, the
- * property-run plan, and the pets this run created. Suites get it through getSession().
+ * request budget for every suite), the ledger of findings, what is known of the store
+ * (src/session/store-model.ts) and the property-run plan. Suites get it through getSession().
  */
 import { inject } from 'vitest';
 import { crossCuttingChecks } from '../checks/cross-cutting.js';
@@ -9,22 +9,18 @@ import { checkRateLimitPair, openDistantResets } from '../checks/rate-limit-sequ
 import { checkRetryHonoured } from '../checks/retry-after-reset.js';
 import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
 import { othersSpentInAWindow } from '../checks/key-use.js';
-import { petsOf } from '../checks/pet-shape.js';
-import { shownOnlyBy, violation, type Finding } from '../checks/finding.js';
-import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
-import { jsonBody, operationOf } from '../checks/body.js';
-import { validate } from '../interface/validators.js';
+import type { JsonValue } from '../interface/json.js';
+import { operationOf } from '../checks/body.js';
 import { createClient, reachOptions, type ConformanceClient, type SendRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
+import { StoreModel } from './store-model.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { loggedExchange } from '../report/evidence.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
 import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
 import { newPetExamples } from '../arbitraries/newPet.js';
-import { ProbeLedger, type RefusalRequirement } from './probes.js';
-import { idOf, samePet, sendOrderIndex } from './ids.js';
 import { limitFromPlan, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
 import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
@@ -79,42 +75,11 @@ export interface TogetherOptions {
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
 
-export interface Census {
-  exchange: Exchange;
-  /** Pets of a limit=100 listing; empty when the listing failed. */
-  pets: JsonObject[];
-  /** True when the listing returned fewer than 100 pets: it then shows the whole store. */
-  wholeStore: boolean;
-  ok: boolean;
-}
-
 export class Session {
   readonly config: RunConfig;
   readonly client: ConformanceClient;
   readonly ledger = new Ledger();
-  /** Ids (as decimal strings, exact) of pets this run created, in send order. */
-  readonly createdIds: string[] = [];
-  /**
-   * Pets this run created, as the service returned them, for later fetches: in send order, as
-   * creations sent together may be answered in any order.
-   */
-  readonly createdPets: JsonObject[] = [];
-  /** The seq of the exchange that created each pet of createdPets. */
-  readonly #createdAtSeq = new Map<JsonObject, number>();
-  /** Ids that two creations of this run received for different pets (PET-002's finding): a store can show only one pet under each. */
-  readonly #sharedIds = new Set<string>();
-  /**
-   * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
-   * lower bound on the store's size that does not depend on the listing being judged.
-   */
-  readonly knownPets = new Map<string, JsonObject>();
-  /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
-  readonly fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
-  /** Markers of the requests that may create a pet, and what the service did with each. */
-  readonly probes: ProbeLedger;
-  #census: Promise<Census> | undefined;
-  /** The first census that showed a full page: from then on the store is known to hold 100 pets or more. */
-  #fullPage: Census | undefined;
+  readonly store: StoreModel;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
   #previousKeyed: Exchange | undefined;
@@ -132,12 +97,9 @@ export class Session {
   #toppingUp = false;
   /** Every wait the run made before sending more, as it began: the spans of report.html's timeline. */
   readonly waits: WaitRecord[] = [];
-  /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
-  readonly laggedReads = new Set<number>();
 
   constructor(config: RunConfig) {
     this.config = config;
-    this.probes = new ProbeLedger(config.runId);
     this.client = createClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -156,6 +118,13 @@ export class Session {
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
       onExchange: (ex) => this.#inspect(ex),
       onWait: (ms, reason) => this.noteWait(ms, reason),
+    });
+    this.store = new StoreModel({
+      runId: config.runId,
+      listStore: () => this.client.send({ method: 'GET', path: '/pets', query: [['limit', '100']], purpose: 'census' }),
+      create: (body, purpose) => this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose }),
+      exchangeOf: (seq) => this.client.exchanges.find((ex) => ex.seq === seq),
+      record: (findings) => this.ledger.add(findings),
     });
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
   }
@@ -304,12 +273,6 @@ export class Session {
     return this.config.selected.length === 0 || this.config.selected.includes(requirement);
   }
 
-  /** A limit=100 listing, made once and shared by every test that needs to know the store. */
-  census(): Promise<Census> {
-    this.#census ??= this.#takeCensus();
-    return this.#census;
-  }
-
   /** One request's answer shared by every test that can use it (requests are the scarce resource). */
   memo<T>(key: string, make: () => Promise<T>): Promise<T> {
     let value = this.#memo.get(key) as Promise<T> | undefined;
@@ -320,30 +283,10 @@ export class Session {
     return value;
   }
 
-  /** Forget the census, so the next reader sees the store as it now is. */
-  invalidateCensus(): void {
-    this.#census = undefined;
-  }
-
-  /**
-   * After writes: forget the census, unless it showed a full page. Pets are never deleted, so a
-   * store that filled a limit=100 page still does, and that is all its readers take from such a
-   * census (ids and categories that exist, "one listing cannot show the store"): a new listing
-   * would cost a request of the key's window and tell them nothing more.
-   */
-  storeWritten(): void {
-    if (this.#fullPage === undefined) this.invalidateCensus();
-  }
-
-  /** A census that showed a full limit=100 page, once one did: the store holds 100 pets or more, now and later. */
-  get fullPageCensus(): Census | undefined {
-    return this.#fullPage;
-  }
-
   /** The property-run plan, fixed once from the first census and the budget left then. */
   async plan(): Promise<RunPlan> {
     if (this.#plan === undefined) {
-      const census = await this.census();
+      const census = await this.store.census();
       const remaining = this.client.rateLimit.remaining;
       this.#plan = planPropertyRuns({
         budgetLeft: this.client.remainingBudget(),
@@ -356,147 +299,13 @@ export class Session {
     return this.#plan;
   }
 
-  /**
-   * Makes sure a valid creation precedes the first request of a requirement that may be refused,
-   * with nothing but refused createPets between, so its refused requests can be bracketed by two
-   * ids (suites/rejected-writes.ts). Free when the run's latest createPet was accepted, or was
-   * refused like every one since the last accepted: AUTH-004's refused requests then share
-   * CREATE-004's bracket (a pet stored from any refused request carries that request's marker).
-   */
-  openBracket(requirement: RefusalRequirement): Promise<void> {
-    return this.memo(`bracket-open-${requirement}`, async () => {
-      if (this.probes.bracketOpen) return;
-      await this.createMarked('bracket');
-    });
-  }
-
-  /** One valid creation named with a fresh marker, of a category the server shows (for brackets). */
-  async createMarked(purpose: string): Promise<Exchange> {
-    const [categoryId] = await this.knownCategoryIds();
-    const body = stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId: categoryId ?? 1n, status: 'available' });
-    const ex = await this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose });
-    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
-    // Listed with the run's other creations, so the report names every pet the run added.
-    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
-    return ex;
-  }
-
-  /**
-   * The pets whose values the run may reuse to build requests that must be valid: those that pass
-   * the Pet schema (ids and categoryIds in the int64 range) and are not a body the server should
-   * have refused. An invalid pet in the store is PET-001's finding and must not spoil other requirements.
-   */
-  usable(pets: Iterable<JsonObject>): JsonObject[] {
-    return [...pets].filter((pet) => !this.probes.isAcceptedInvalid(pet) && isValidPet(pet));
-  }
-
-  /** categoryIds the server shows on some usable pet (the census and every pet seen since), in a stable order. */
-  async knownCategoryIds(): Promise<bigint[]> {
-    const census = await this.census();
-    return [...new Set(this.shownCategoryIds([...census.pets, ...this.knownPets.values()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
-  /** categoryIds of the usable pets among `pets`, in their order (repeats included): no request, unlike knownCategoryIds. */
-  shownCategoryIds(pets: Iterable<JsonObject>): bigint[] {
-    return this.usable(pets).flatMap((pet) => {
-      const value = pet['categoryId'];
-      return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)) ? [BigInt(value)] : [];
-    });
-  }
-
-  /**
-   * Remember a created pet. A creation answered with an id another creation of this run received
-   * for a different pet breaks PET-002, shown by both exchanges. The same pet in both answers is
-   * one pet shown to two requests, not two pets sharing an id: the answer that does not echo its
-   * request is CREATE-001's finding.
-   */
-  recordCreated(pet: JsonObject, ex: Exchange): void {
-    const id = idOf(pet);
-    if (id === undefined) return;
-    const key = id.toString();
-    for (const other of this.createdPets) {
-      const otherSeq = this.#createdAtSeq.get(other);
-      if (idOf(other) !== id || otherSeq === undefined || samePet(other, pet)) continue;
-      this.#sharedIds.add(key);
-      this.ledger.add(sharedIdFindings(key, ex.seq, otherSeq));
-    }
-    const at = sendOrderIndex(this.createdPets, ex.seq, (p) => this.#createdAtSeq.get(p));
-    this.createdIds.splice(at, 0, key);
-    this.createdPets.splice(at, 0, pet);
-    this.#createdAtSeq.set(pet, ex.seq);
-  }
-
-  /** The seq of the exchange whose 201 returned this pet (an object of createdPets). */
-  creationSeqOf(pet: JsonObject): number | undefined {
-    return this.#createdAtSeq.get(pet);
-  }
-
-  /** Whether two creations of this run received this id for different pets (PET-002's finding). */
-  isSharedId(id: bigint): boolean {
-    return this.#sharedIds.has(id.toString());
-  }
-
-  /** The exchange that created a pet of createdPets, as the run's record keeps it (a long body cut to the evidence's limit). */
-  creationOf(pet: JsonObject): Exchange | undefined {
-    const seq = this.#createdAtSeq.get(pet);
-    return seq === undefined ? undefined : this.client.exchanges.find((ex) => ex.seq === seq);
-  }
-
-  async #takeCensus(): Promise<Census> {
-    const exchange = await this.client.send({
-      method: 'GET',
-      path: '/pets',
-      query: [['limit', '100']],
-      purpose: 'census',
-    });
-    const ok = exchange.response?.status === 200;
-    const pets = ok ? petsOf(exchange) : [];
-    const census = { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
-    if (ok && !census.wholeStore) this.#fullPage ??= census;
-    return census;
-  }
-
-  /**
-   * Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a
-   * listing sent at `seq` must know them. Not those whose id two creations received (PET-002's
-   * finding): the store can list only one of them.
-   */
-  createdBefore(seq: number, status: string): JsonObject[] {
-    return this.createdPets.filter((pet) => {
-      const at = this.#createdAtSeq.get(pet);
-      const id = idOf(pet);
-      return pet['status'] === status && at !== undefined && at < seq && id !== undefined && !this.isSharedId(id);
-    });
-  }
-
-  /** At least this many pets exist: what the census shows, or more if other responses showed more. */
-  async availableAtLeast(): Promise<number> {
-    const census = await this.census();
-    return Math.max(census.pets.length, this.knownPets.size);
-  }
-
-  #remember(ex: Exchange): void {
-    const status = ex.response?.status;
-    const op = operationOf(ex);
-    if (!((op === 'listPets' && status === 200) || (op === 'createPet' && status === 201) || (op === 'getPet' && status === 200))) return;
-    const body = jsonBody(ex);
-    if (body === undefined || !body.ok) return;
-    const pets = Array.isArray(body.value) ? body.value : [body.value];
-    for (const pet of pets) {
-      if (!isJsonObject(pet)) continue;
-      const id = idOf(pet);
-      if (id !== undefined) this.knownPets.set(id.toString(), pet);
-    }
-  }
-
   #inspect(ex: Exchange): void {
     // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
     if (this.config.exchangeLog === true) console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) }));
-    this.#remember(ex);
-    this.probes.note(ex);
+    this.store.observe(ex);
     this.#clock.observe(ex);
     const clock = this.serverClock;
-    const excused = (pet: JsonValue): boolean => this.probes.isAcceptedInvalid(pet);
+    const excused = (pet: JsonValue): boolean => this.store.probes.isAcceptedInvalid(pet);
     this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }), ...(clock === undefined ? {} : { clock }) }));
     if (ex.retryOf !== undefined) {
       const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
@@ -512,31 +321,6 @@ export class Session {
       this.#distantResetsOf.set(operation, openDistantResets(distant, ex, clock));
     }
   }
-}
-
-/** Pet objects already validated: the census and knownPets hand the same objects over and over. */
-const validity = new WeakMap<JsonObject, boolean>();
-
-function isValidPet(pet: JsonObject): boolean {
-  let valid = validity.get(pet);
-  if (valid === undefined) {
-    valid = validate('Pet', pet).length === 0;
-    validity.set(pet, valid);
-  }
-  return valid;
-}
-
-/**
- * PET-002's two findings for an id two creations received for different pets: one cites each
- * exchange, so both are evidence (a finding names one exchange).
- */
-function sharedIdFindings(id: string, seq: number, otherSeq: number): Finding[] {
-  const expected = 'Expected a new unique id for every creation';
-  const sequence = 'two creations given one id';
-  return [
-    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`), sequence),
-    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`), sequence),
-  ];
 }
 
 let current: Session | undefined;
