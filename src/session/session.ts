@@ -4,17 +4,13 @@
  * (src/session/store-model.ts) and the property-run plan. Suites get it through getSession().
  */
 import { inject } from 'vitest';
-import { crossCuttingChecks } from '../checks/cross-cutting.js';
-import { checkRateLimitPair, openDistantResets } from '../checks/rate-limit-sequence.js';
-import { checkRetryHonoured } from '../checks/retry-after-reset.js';
-import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
-import { othersSpentInAWindow } from '../checks/key-use.js';
-import type { JsonValue } from '../interface/json.js';
-import { operationOf } from '../checks/body.js';
+import type { ServerClock } from '../checks/server-clock.js';
 import { createClient, reachOptions, type ConformanceClient, type SendRequest } from '../http/client.js';
 import type { Exchange } from '../http/exchange.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
+import { CheckPipeline } from './check-pipeline.js';
+import { registerRunChecks } from './run-checks.js';
 import { StoreModel } from './store-model.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { loggedExchange } from '../report/evidence.js';
@@ -80,15 +76,10 @@ export class Session {
   readonly client: ConformanceClient;
   readonly ledger = new Ledger();
   readonly store: StoreModel;
+  /** Every exchange, as it arrives, to the store model and the run's checks; their findings to the ledger. */
+  readonly #checks: CheckPipeline;
   readonly #memo = new Map<string, Promise<unknown>>();
   #plan: RunPlan | undefined;
-  #previousKeyed: Exchange | undefined;
-  /** The latest keyed response of each operation: RATE-003's early refill compares within one (checkRateLimitPair). */
-  readonly #previousKeyedOf = new Map<string, Exchange>();
-  /** Each operation's responses that announced a Reset more than a minute ahead, still open: RATE-003's give-back rule (openDistantResets). */
-  readonly #distantResetsOf = new Map<string, Exchange[]>();
-  /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
-  readonly #clock = new ServerClockReading();
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
   topUp: TopUp | undefined;
   /** Set once RATE-005's own test starts, or once a top-up was tried: one per run at most. */
@@ -116,7 +107,7 @@ export class Session {
       // Live count for the main side, taken as each request leaves: a cancelled test's requests
       // reach no test's meta, and one in flight at the abort may never be answered.
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
-      onExchange: (ex) => this.#inspect(ex),
+      onExchange: (ex) => this.#checks.inspect(ex),
       onWait: (ms, reason) => this.noteWait(ms, reason),
     });
     this.store = new StoreModel({
@@ -126,6 +117,11 @@ export class Session {
       exchangeOf: (seq) => this.client.exchanges.find((ex) => ex.seq === seq),
       record: (findings) => this.ledger.add(findings),
     });
+    this.#checks = new CheckPipeline((findings) => this.ledger.add(findings), () => this.client.exchanges);
+    // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
+    if (config.exchangeLog === true) this.#checks.observe((ex) => console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) })));
+    this.#checks.observe((ex) => this.store.observe(ex));
+    registerRunChecks(this.#checks, config, this.store.probes);
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
   }
 
@@ -261,7 +257,7 @@ export class Session {
 
   /** The server's clock as the run's Date headers have shown it so far; undefined before any Date. */
   get serverClock(): ServerClock | undefined {
-    return this.#clock.clock;
+    return this.#checks.clock;
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */
@@ -299,28 +295,6 @@ export class Session {
     return this.#plan;
   }
 
-  #inspect(ex: Exchange): void {
-    // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
-    if (this.config.exchangeLog === true) console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) }));
-    this.store.observe(ex);
-    this.#clock.observe(ex);
-    const clock = this.serverClock;
-    const excused = (pet: JsonValue): boolean => this.store.probes.isAcceptedInvalid(pet);
-    this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }), ...(clock === undefined ? {} : { clock }) }));
-    if (ex.retryOf !== undefined) {
-      const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
-      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges), clock));
-    }
-    if (ex.request.auth === 'key' && ex.response !== undefined) {
-      const operation = operationOf(ex) ?? 'no operation';
-      const sameOperation = this.#previousKeyedOf.get(operation);
-      const distant = this.#distantResetsOf.get(operation) ?? [];
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex, distant));
-      this.#previousKeyed = ex;
-      this.#previousKeyedOf.set(operation, ex);
-      this.#distantResetsOf.set(operation, openDistantResets(distant, ex, clock));
-    }
-  }
 }
 
 let current: Session | undefined;
