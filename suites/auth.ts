@@ -17,11 +17,15 @@ import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type Pa
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf } from '../src/http/near-miss.js';
 import { idOf, WRITES_DISABLED } from './support.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 type Credential = { label: string; auth: NonNullable<SendRequest['auth']> };
 type Request = Pick<SendRequest, 'method' | 'path' | 'query' | 'body' | 'contentType'>;
 /** One request to an operation; `label` names the operation and the parameter value it carries, for the evidence. */
 type Probe = { operation: string; request: (t: RequirementRun) => Promise<{ label: string; request: Request }> };
+
+/** The petId AUTH's getPet requests name. */
+const AUTH_PET_ID = new SharedKey<bigint>('the petId of the getPet probes');
 
 const OPERATIONS: Probe[] = [
   { operation: 'listPets', request: async () => ({ label: 'listPets', request: { method: 'GET', path: '/pets' } }) },
@@ -41,7 +45,7 @@ const OPERATIONS: Probe[] = [
     operation: 'getPet',
     request: async (t) => {
       // Chosen once: the census is taken again after each test's createPet, and an id that existed still does.
-      const id = await t.session.memo('auth-pet-id', async () => t.session.store.usable((await t.session.store.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
+      const id = await t.session.shared.once(AUTH_PET_ID, async () => t.session.store.usable((await t.session.store.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
       return { label: `getPet petId=${id}`, request: { method: 'GET', path: `/pets/${id}` } };
     },
   },

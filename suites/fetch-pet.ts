@@ -82,9 +82,6 @@ export interface CreatedPetFetch {
   undecided?: string;
 }
 
-/** Created pets some fetch has shown with their content, and that fetch's seq: from then on they must stay so. */
-const seenWithContent = new WeakMap<JsonObject, number>();
-
 /**
  * Fetches a pet this run created and judges it for CREATE-002: 200 and the content it was created
  * with. Until it has once been shown, a 404 within the read-after-write grace of its 201 is
@@ -99,7 +96,7 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const { pet, creation } = created;
   const id = idOf(pet);
   const exchanges: Exchange[] = [];
-  const seenAt = seenWithContent.get(pet) ?? created.seenAt;
+  const seenAt = t.session.store.shownWithContent.get(pet) ?? created.seenAt;
   const ageOf = (at: number): number => Math.round(at - receivedAt(creation));
   let ex: Exchange;
   for (;;) {
@@ -120,7 +117,7 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const fetched = fetchedPet(ex);
   const found = fetched !== undefined && petDifferences(fetched, pet, created.fields ?? PET_FIELDS).length === 0;
   if (found) {
-    seenWithContent.set(pet, seenAt ?? ex.seq);
+    t.session.store.shownWithContent.set(pet, seenAt ?? ex.seq);
     const [first] = exchanges;
     if (exchanges.length > 1 && first !== undefined) {
       findings.push(observation('CREATE-002', `pet ${id} was not found ${ageOf(first.sentAt)} ms after its 201 and was found ${ageOf(ex.sentAt)} ms after it (${exchanges.length - 1} more request${exchanges.length === 2 ? '' : 's'}): read-after-write lag, within the grace`, ex.seq));

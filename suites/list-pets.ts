@@ -18,6 +18,7 @@ import { listLimits, statusValues } from '../src/interface/openapi.js';
 import fc from 'fast-check';
 import { expectedPageLength } from './support.js';
 import { judgeSequences } from './model-sequences.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 type Query = Array<[string, string]>;
 
@@ -42,14 +43,17 @@ async function judgePage(t: RequirementRun, ex: Exchange, limit: number): Promis
   return (await judge()) ?? [];
 }
 
+const DEFAULT_LISTING = new SharedKey<Exchange>('the default page');
+const FILTERED_LISTING = new SharedKey<Exchange, string>('a status-filtered listing');
+
 /** The default page, fetched once and shared by LIST-001 and LIST-002. */
 function defaultListing(t: RequirementRun): Promise<Exchange> {
-  return t.session.memo('default-listing', () => list(t, [], 'LIST-001/LIST-002'));
+  return t.session.shared.once(DEFAULT_LISTING, () => list(t, [], 'LIST-001/LIST-002'));
 }
 
 /** The three filtered listings (limit=100), shared by LIST-005 and LIST-007. */
 function filteredListing(t: RequirementRun, status: string): Promise<Exchange> {
-  return t.session.memo(`filtered-${status}`, () => list(t, [['status', status], ['limit', String(listLimits().max)]], 'LIST-005'));
+  return t.session.shared.onceFor(FILTERED_LISTING, status, () => list(t, [['status', status], ['limit', String(listLimits().max)]], 'LIST-005'));
 }
 
 describe('4.1 listPets', () => {

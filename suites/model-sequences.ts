@@ -35,6 +35,7 @@ import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { SEQUENCE_COMMANDS, SEQUENCE_CREATES } from '../src/session/budget-plan.js';
 import type { SequenceCommand } from '../src/report/types.js';
 import { fetchCreated, petDifferences } from './fetch-pet.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 /** The requirements the sequences judge, each recording its own findings. */
 export const SEQUENCE_REQUIREMENTS = ['PET-002', 'CREATE-002', 'LIST-003', 'LIST-005'] as const;
@@ -284,7 +285,15 @@ function replayedSequence(t: RequirementRun): SequenceCommand[] | undefined {
   return Object.values(t.session.config.replay ?? {}).find((entry) => entry.sequence !== undefined)?.sequence;
 }
 
-async function runModelSequences(t: RequirementRun): Promise<{ outcome: SequenceOutcome; examples: number }> {
+interface SequencesRun {
+  outcome: SequenceOutcome;
+  examples: number;
+}
+
+/** The sequences run once, by the first of SEQUENCE_REQUIREMENTS to ask. */
+const MODEL_SEQUENCES = new SharedKey<SequencesRun>('the model-based sequences');
+
+async function runModelSequences(t: RequirementRun): Promise<SequencesRun> {
   const { session } = t;
   const replay = replayedSequence(t);
   const seed = deriveSeed(session.config.seed, 'model-sequences');
@@ -322,7 +331,7 @@ async function runModelSequences(t: RequirementRun): Promise<{ outcome: Sequence
  */
 export async function judgeSequences(t: RequirementRun): Promise<void> {
   if (t.session.config.readOnly) return;
-  const { outcome, examples } = await t.session.memo('model-sequences', () => runModelSequences(t));
+  const { outcome, examples } = await t.session.shared.once(MODEL_SEQUENCES, () => runModelSequences(t));
   if (outcome.sequences === 0) return;
   t.record(outcome.findings.filter((f) => f.requirement === t.id));
   if (outcome.failure?.requirement === t.id) t.noteSequence(outcome.failure.record);

@@ -23,8 +23,15 @@ import type { Creation, RefusalRequirement } from '../src/session/probes.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
 import { MAX_GAP_FETCHES } from '../src/session/budget-plan.js';
 import { idOf, WRITES_DISABLED } from './support.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 const FULL_PAGE = 100;
+
+// Shared by CREATE-004 and AUTH-004, which may share a bracket.
+const GAP_FETCH = new SharedKey<Exchange, bigint>('a getPet of an id between the bracket\'s two');
+const STATUS_LISTING = new SharedKey<Exchange, string>('the listing filtered by the refused bodies\' status');
+const CLOSING_CREATION = new SharedKey<Exchange>('the creation that closes the bracket');
+const LISTING_AFTER_CLOSE = new SharedKey<Exchange, number>('the listing after a closing creation');
 
 type Decision = { decided: true; how: string } | { decided: false; why: string };
 type Refused = ReadonlyMap<string, Exchange>;
@@ -85,7 +92,7 @@ const byBracket: Method = async (t, requirement, refused) => {
   for (let id = a + 1n; id < b && fetched < maxFetches; id++) {
     if (ours.has(id)) continue;
     // CREATE-004 and AUTH-004 may share a bracket: an id is fetched once for both.
-    const ex = await t.session.memo(`bracket-gap-${id}`, () => t.send({ method: 'GET', path: `/pets/${id}` }));
+    const ex = await t.session.shared.onceFor(GAP_FETCH, id, () => t.send({ method: 'GET', path: `/pets/${id}` }));
     t.cite(ex);
     fetched += 1;
     const status = ex.response?.status;
@@ -108,7 +115,7 @@ const byStatusFilter: Method = async (t, requirement, refused) => {
   const status = refusedBodyStatus();
   const other = [...refused.values()].filter((ex) => sentStatus(ex) !== status).length;
   if (other > 0) return undecided(`(c) ${other} refused bodies did not carry status ${status}, so no one filter covers them`);
-  const ex = await t.session.memo(`created-nothing-status-${status}`, () => t.send({ method: 'GET', path: '/pets', query: [['status', status], ['limit', String(FULL_PAGE)]] }));
+  const ex = await t.session.shared.onceFor(STATUS_LISTING, status, () => t.send({ method: 'GET', path: '/pets', query: [['status', status], ['limit', String(FULL_PAGE)]] }));
   t.cite(ex);
   if (ex.response?.status !== 200) return undecided(`(c) the status=${status} listing answered ${ex.response?.status ?? ex.error?.code}`);
   const page = petsOf(ex);
@@ -131,7 +138,7 @@ async function brackets(t: RequirementRun, refused: Refused): Promise<{ open: Cr
   if (open === undefined) return 'no creation preceded the refused requests';
   const after = t.session.store.probes.creations.find((c) => c.seq > last);
   if (after !== undefined) return { open, close: after };
-  const closing = await t.session.memo('bracket-close', () => t.session.store.createMarked('bracket'));
+  const closing = await t.session.shared.once(CLOSING_CREATION, () => t.session.store.createMarked('bracket'));
   t.cite(closing);
   const close = t.session.store.probes.creations.find((c) => c.seq === closing.seq);
   if (close === undefined || close.seq < last) return `the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`;
@@ -155,7 +162,7 @@ const byCreationOrder: Method = async (t, requirement, refused) => {
   const bracket = await brackets(t, refused);
   if (typeof bracket === 'string') return undecided(`(d) ${bracket}`);
   // One listing per closing creation: it must be taken after that creation.
-  const ex = await t.session.memo(`created-nothing-listing-${bracket.close.seq}`, () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
+  const ex = await t.session.shared.onceFor(LISTING_AFTER_CLOSE, bracket.close.seq, () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
   t.cite(ex);
   if (ex.response?.status !== 200) return undecided(`(d) the listing after the closing creation answered ${ex.response?.status ?? ex.error?.code}`);
   const page = petsOf(ex);

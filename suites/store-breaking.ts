@@ -17,6 +17,7 @@ import { statusValues } from '../src/interface/openapi.js';
 import type { JsonObject } from '../src/interface/json.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { Creation } from '../src/session/probes.js';
+import { HandoffKey } from '../src/session/shared-results.js';
 import { idOf } from './support.js';
 
 /** The reason every test here gives without the flag. */
@@ -35,8 +36,13 @@ interface Probed {
   accounted: boolean;
 }
 
-/** What CREATE-005 sent, for the reads after it; undefined until it ran (deselected, or not opted into). */
-let sent: { probes: Probed[]; status: string } | undefined;
+interface Sent {
+  probes: Probed[];
+  status: string;
+}
+
+/** What CREATE-005 sent, for the reads after it; not put when it did not run (deselected, or not opted into). */
+const SENT = new HandoffKey<Sent>('the names a store may not survive, as CREATE-005 sent them');
 
 /** The status the probes carry: the one the run has seen least of, so a listing filtered by it most likely fits one page. */
 function rarestStatus(t: RequirementRun): string {
@@ -56,8 +62,9 @@ function commonestCategory(shown: readonly bigint[]): bigint | undefined {
 }
 
 /** The reads' tests: not exercised without the flag, or when CREATE-005 sent nothing (deselected). */
-function probedOrSkip(t: RequirementRun): { probes: Probed[]; status: string } {
+function probedOrSkip(t: RequirementRun): Sent {
   if (t.session.config.riskBreakingStore !== true) t.notExercised(NOT_OPTED_IN);
+  const sent = t.session.shared.get(SENT);
   if (sent === undefined) t.notExercised('CREATE-005 was not selected (--only), so no name a store may not survive was sent to read back');
   return sent;
 }
@@ -116,7 +123,7 @@ describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
         await session.store.createMarked('after the names a store may not survive');
       }
     } finally {
-      sent = { probes, status };
+      session.shared.put(SENT, { probes, status });
       session.store.storeWritten();
     }
     t.observe(`${probes.length} createPets with names a store may not survive (${probes.map((p) => `${p.probe.kind} #${p.exchange.seq}: ${p.exchange.response?.status ?? p.exchange.error?.code}`).join(', ')}), status ${status}`);

@@ -12,6 +12,7 @@ import { Ledger } from './ledger.js';
 import { CheckPipeline } from './check-pipeline.js';
 import { registerRunChecks } from './run-checks.js';
 import { StoreModel } from './store-model.js';
+import { SharedResults } from './shared-results.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { loggedExchange } from '../report/evidence.js';
 import { planPropertyRuns, type RunPlan } from './budget-plan.js';
@@ -78,7 +79,8 @@ export class Session {
   readonly store: StoreModel;
   /** Every exchange, as it arrives, to the store model and the run's checks; their findings to the ledger. */
   readonly #checks: CheckPipeline;
-  readonly #memo = new Map<string, Promise<unknown>>();
+  /** Results tests share and hand on, by the typed keys their suites declare. */
+  readonly shared = new SharedResults();
   #plan: RunPlan | undefined;
   /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
   topUp: TopUp | undefined;
@@ -267,16 +269,6 @@ export class Session {
 
   isSelected(requirement: string): boolean {
     return this.config.selected.length === 0 || this.config.selected.includes(requirement);
-  }
-
-  /** One request's answer shared by every test that can use it (requests are the scarce resource). */
-  memo<T>(key: string, make: () => Promise<T>): Promise<T> {
-    let value = this.#memo.get(key) as Promise<T> | undefined;
-    if (value === undefined) {
-      value = make();
-      this.#memo.set(key, value);
-    }
-    return value;
   }
 
   /** The property-run plan, fixed once from the first census and the budget left then. */

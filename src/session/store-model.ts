@@ -57,6 +57,8 @@ export class StoreModel {
   readonly knownPets = new Map<string, JsonObject>();
   /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
   readonly fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
+  /** Created pets some fetch has shown with their content, and that fetch's seq: from then on they must stay so. */
+  readonly shownWithContent = new Map<JsonObject, number>();
   /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
   readonly laggedReads = new Set<number>();
   #census: Promise<Census> | undefined;
