@@ -16,7 +16,7 @@ import { withMarker } from '../src/arbitraries/marker.js';
 import { otherCaseMembers } from '../src/arbitraries/member-case.js';
 import { fetchCreated, type CreatedPet } from './fetch-pet.js';
 import { inFlightTogether } from '../src/session/overlap.js';
-import { MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { fieldDifferences, idOf, PET_FIELDS, WRITES_DISABLED } from './support.js';
 import { judgeSequences } from './model-sequences.js';

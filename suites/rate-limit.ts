@@ -93,7 +93,7 @@ describe('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
-    t.session.closeTopUp();
+    t.session.scheduler.closeTopUp();
     const probe = client.limitProbe;
     const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
     if (probe !== undefined && tested !== undefined) {
@@ -107,7 +107,7 @@ describe('8 limits', () => {
       }
       t.observe(`the run's own requests used up the window and the next (exchange #${probe.seq}) was served; the burst tells whether the limit is enforced`, probe);
     }
-    const topUp = t.session.topUp;
+    const topUp = t.session.scheduler.topUp;
     if (topUp !== undefined) {
       const where = `sent mid-run, on top of ${topUp.runInWindow} requests the run had already sent in that window`;
       return judgeBurst(t, topUp.plan, topUp.result, where);
@@ -128,7 +128,7 @@ describe('8 limits', () => {
     const throttledBy = throttled;
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
     const { session } = t;
-    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
     if (step.kind === 'cannot') return t.inconclusive(step.reason);
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });

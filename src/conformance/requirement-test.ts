@@ -79,7 +79,7 @@ export interface PropertyOptions<T> {
   classOf?: (input: T) => string;
   /**
    * The examples are independent (no one creates what another needs or reads another's answer):
-   * send a few at a time while the key's window has room (Session.together). Their findings are
+   * send a few at a time while the key's window has room (SendScheduler.together). Their findings are
    * still reported in the examples' order. 'groups': in groups released at the same moment, for
    * examples whose overlap is itself under test (TogetherOptions.groups).
    */
@@ -133,7 +133,7 @@ export class RequirementRun {
 
   /** Send through the shared client, tagged with this requirement (and the property case being tried). */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
-    await this.session.beforeSend();
+    await this.session.scheduler.beforeSend();
     const label = this.#case.getStore();
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (label === undefined ? this.id : `${this.id} ${label}`) });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
@@ -233,7 +233,7 @@ export class RequirementRun {
         outcomes[index] = await attempt(example.input, `fixed case ${example.label}`);
       };
       const together = options.examplesTogether;
-      if (together !== undefined && together !== false) await this.session.together(examples, tryExample, { groups: together === 'groups' });
+      if (together !== undefined && together !== false) await this.session.scheduler.together(examples, tryExample, { groups: together === 'groups' });
       else for (const [index, example] of examples.entries()) await tryExample(example, index);
       examples.forEach((example, index) => {
         const own = outcomes[index];
