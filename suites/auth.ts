@@ -9,7 +9,7 @@
  * parameters (src/arbitraries/parameter-edges.ts): a route or validator that runs before the key
  * check answers those with 404 or 400 instead.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import type { SendRequest } from '../src/http/client.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
@@ -82,7 +82,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[], 
   if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 
-describe('5 authentication', () => {
+export const auth = suite('5 authentication', () => {
   requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }], [...OPERATIONS, ...parameterEdges().map(edgeProbe)]));
 
   requirementTest('AUTH-002', async (t) => {

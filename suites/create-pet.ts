@@ -5,7 +5,7 @@
  * its own. Runs first among the suites that need data, so the pets it creates also give the listing
  * suite the 21 pets the default page needs.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { violation, observation, type Finding } from '../src/checks/finding.js';
 import { jsonBody } from '../src/checks/body.js';
@@ -254,7 +254,7 @@ function noteOverlap(t: RequirementRun, together: readonly Exchange[]): void {
   t.record([observation('PET-002', `${which}: their ids were checked for collisions`), observation('CREATE-002', `${which}: their pets are fetched first`)]);
 }
 
-describe('4.2 createPet', () => {
+export const createPet = suite('4.2 createPet', () => {
   requirementTest('CREATE-001', async (t) => {
     if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
     const plan = await t.session.plan();

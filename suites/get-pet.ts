@@ -5,7 +5,7 @@
  * either side) a client error. Every run sends all of them. The Deprecation/Sunset headers are judged on every getPet response by the
  * cross-cutting checks (GET-004, GET-005).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { isJsonObject, type JsonObject } from '../src/interface/json.js';
@@ -52,7 +52,7 @@ function probeIds(pets: readonly JsonObject[]): JsonObject[] {
 
 const TWO_53 = 2n ** 53n;
 
-describe('4.3 getPet', () => {
+export const getPet = suite('4.3 getPet', () => {
   requirementTest('GET-001', async (t) => {
     const census = await t.session.store.census();
     // A pet made from a body that should have been refused (CREATE-003), or one the Pet schema refuses

@@ -3,7 +3,7 @@
  * proving the maximum of 100 may need pets created until the store holds more than 100, and
  * CREATE-004 and AUTH-004 need the store to still fit one limit=100 page when they read it.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { checkRejectedOrBounded } from '../src/checks/list-page.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -62,7 +62,7 @@ const mayBeWholeStore = (ex: Exchange, max: number, known: number): boolean => u
 
 const READ_ABOVE = new Set(NUMBER_LIKE_LIMITS.filter((l) => l.above).map((l) => l.value));
 
-describe('4.1 listPets: limits out of range', () => {
+export const listLimitBounds = suite('4.1 listPets: limits out of range', () => {
   requirementTest('LIST-004', async (t) => {
     const { max } = listLimits();
     const above = String(max + 1);

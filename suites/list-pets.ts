@@ -6,7 +6,7 @@
  * shared staging key the store can change between two calls, so a count that disagrees with the
  * census is re-checked against a fresh census before it is called a violation.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { checkIsPetsArray, checkPageLength, checkAllHaveStatus, checkRejectedOrBounded, checkShowsCreated } from '../src/checks/list-page.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -56,7 +56,7 @@ function filteredListing(t: RequirementRun, status: string): Promise<Exchange> {
   return t.session.shared.onceFor(FILTERED_LISTING, status, () => list(t, [['status', status], ['limit', String(listLimits().max)]], 'LIST-005'));
 }
 
-describe('4.1 listPets', () => {
+export const listPets = suite('4.1 listPets', () => {
   requirementTest('LIST-001', async (t) => {
     const census = await t.session.store.census();
     t.cite(census.exchange);

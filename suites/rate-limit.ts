@@ -4,7 +4,7 @@
  * 429 and never sends another request before Retry-After has passed (a key that keeps knocking
  * may be banned).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { crossCuttingTest, requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
@@ -89,7 +89,7 @@ function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when:
   t.cite(result.throttled);
 }
 
-describe('8 limits', () => {
+export const rateLimit = suite('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;

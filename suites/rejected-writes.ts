@@ -13,7 +13,7 @@
  *       was created between them is listed between them.
  * Inconclusive only when none decides, with each method's reason.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -197,7 +197,7 @@ async function expectRefusedNotStored(t: RequirementRun, requirement: RefusalReq
   t.inconclusive(`no method could show that nothing refused was stored: ${reasons.join('; ')}`);
 }
 
-describe('refused writes (4.2, 5)', () => {
+export const rejectedWrites = suite('refused writes (4.2, 5)', () => {
   requirementTest('CREATE-004', (t) => expectRefusedNotStored(t, 'CREATE-004'));
   requirementTest('AUTH-004', (t) => expectRefusedNotStored(t, 'AUTH-004'));
 });

@@ -7,7 +7,7 @@
  * without the flag nothing here is sent: CREATE-005 is not exercised, and the two reads' tests say
  * why (their requirements are judged by their main tests all the same).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { judgeProbeCreate, judgeReadAfterProbes } from '../src/checks/store-breaking.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -97,7 +97,7 @@ function unaccountedIds(probes: readonly Probed[], creations: readonly Creation[
   return { ids: [...ids], notes };
 }
 
-describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
+export const storeBreaking = suite('4.2 names a store may not survive (--risk-breaking-store)', () => {
   requirementTest('CREATE-005', async (t) => {
     if (t.session.config.riskBreakingStore !== true) t.notExercised(NOT_OPTED_IN);
     const { session } = t;
