@@ -10,7 +10,8 @@ import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { Session } from '../src/session/session.js';
+import type { SuiteSession } from '../src/session/session.js';
+import { HandoffKey } from '../src/session/shared-results.js';
 import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
@@ -26,13 +27,13 @@ const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
 /** The 429 the burst obtained, shared with RATE-006. */
-let throttled: Exchange | undefined;
+const THROTTLED = new HandoffKey<Exchange>('the 429 the burst obtained');
 
 /** Every 429 of the run is judged for RATE-005 and RATE-006, whatever sent it. */
 const is429 = (ex: Exchange): boolean => ex.response?.status === 429;
 
 /** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once); a stop of the run ends it. */
-async function waitForNextWindow(ms: number, maxWaitMs: number, session: Session): Promise<void> {
+async function waitForNextWindow(ms: number, maxWaitMs: number, session: SuiteSession): Promise<void> {
   if (ms > maxWaitMs) return;
   await session.idle(ms, 'too little of the window is left for the burst');
 }
@@ -85,7 +86,7 @@ function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when:
   if (result.observation !== undefined) t.observe(result.observation, result.last);
   if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
   if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
-  throttled = result.throttled;
+  t.session.shared.put(THROTTLED, result.throttled);
   t.cite(result.throttled);
 }
 
@@ -102,7 +103,7 @@ export const rateLimit = suite('8 limits', () => {
       if (verdict.kind === 'refused') {
         t.observe(verdict.observation, probe);
         progressNote(verdict.observation, client.stats.requests);
-        throttled = probe;
+        t.session.shared.put(THROTTLED, probe);
         return t.cite(probe);
       }
       t.observe(`the run's own requests used up the window and the next (exchange #${probe.seq}) was served; the burst tells whether the limit is enforced`, probe);
@@ -125,7 +126,7 @@ export const rateLimit = suite('8 limits', () => {
 
   // Every 429's Retry-After is also compared with its Reset, and every retry of a 429 judged, by the cross-cutting checks.
   crossCuttingTest('RATE-006', is429, async (t) => {
-    const throttledBy = throttled;
+    const throttledBy = t.session.shared.get(THROTTLED);
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
     const { session } = t;
     const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });

@@ -120,6 +120,13 @@ export class Session {
   }
 }
 
+/**
+ * What a suite's test sees of the session (RequirementRun.session): the ledger, the check pipeline
+ * and the timeline's waits are the harness's (src/conformance/requirement-test.ts), and a test
+ * records findings through its RequirementRun.
+ */
+export type SuiteSession = Pick<Session, 'config' | 'client' | 'store' | 'shared' | 'scheduler' | 'serverClock' | 'isSelected' | 'namePrefix' | 'plan' | 'idle'>;
+
 let current: Session | undefined;
 
 export function getSession(): Session {
