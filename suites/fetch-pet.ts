@@ -15,7 +15,7 @@ import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
 
 export async function fetchAndCompare(t: RequirementRun, pet: JsonObject, what: string, fields: readonly string[] = PET_FIELDS): Promise<void> {
   const ex = await t.send({ method: 'GET', path: `/pets/${idOf(pet)}` });
-  t.session.store.fetchedPets.push({ pet, exchange: ex });
+  t.session.store.noteFetched(pet, ex);
   judgeFetch(t, pet, ex, what, fields);
 }
 
@@ -96,19 +96,19 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const { pet, creation } = created;
   const id = idOf(pet);
   const exchanges: Exchange[] = [];
-  const seenAt = t.session.store.shownWithContent.get(pet) ?? created.seenAt;
+  const seenAt = t.session.store.shownWithContentAt(pet) ?? created.seenAt;
   const ageOf = (at: number): number => Math.round(at - receivedAt(creation));
   let ex: Exchange;
   for (;;) {
     ex = await send({ method: 'GET', path: `/pets/${id}`, purpose: `${t.id} (pet created by exchange #${creation.seq})` });
-    t.session.store.fetchedPets.push({ pet, exchange: ex });
+    t.session.store.noteFetched(pet, ex);
     exchanges.push(ex);
     if (ex.response?.status !== 404 || seenAt !== undefined) break;
     const age = ageOf(Date.now());
     const wait = graceWaitMs(age, exchanges.length);
     if (wait === undefined) break;
     // A read that lagged the write: report.html's timeline marks it beside the rate limit's account.
-    t.session.store.laggedReads.add(ex.seq);
+    t.session.store.noteLaggedRead(ex.seq);
     if (!(await t.session.client.pause(wait, `pet ${id}, created ${age} ms ago, is not found yet: fetched again (read-after-write lag)`))) {
       return { findings: [], exchanges, found: false, undecided: `pet ${id} was not found ${age} ms after its 201 and the run could not wait the read-after-write grace` };
     }
@@ -117,7 +117,7 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const fetched = fetchedPet(ex);
   const found = fetched !== undefined && petDifferences(fetched, pet, created.fields ?? PET_FIELDS).length === 0;
   if (found) {
-    t.session.store.shownWithContent.set(pet, seenAt ?? ex.seq);
+    t.session.store.noteShownWithContent(pet, seenAt ?? ex.seq);
     const [first] = exchanges;
     if (exchanges.length > 1 && first !== undefined) {
       findings.push(observation('CREATE-002', `pet ${id} was not found ${ageOf(first.sentAt)} ms after its 201 and was found ${ageOf(ex.sentAt)} ms after it (${exchanges.length - 1} more request${exchanges.length === 2 ? '' : 's'}): read-after-write lag, within the grace`, ex.seq));

@@ -39,28 +39,16 @@ export class StoreModel {
   readonly #ports: StoreModelPorts;
   /** Markers of the requests that may create a pet, and what the service did with each. */
   readonly probes: ProbeLedger;
-  /** Ids (as decimal strings, exact) of pets this run created, in send order. */
-  readonly createdIds: string[] = [];
-  /**
-   * Pets this run created, as the service returned them, for later fetches: in send order, as
-   * creations sent together may be answered in any order.
-   */
-  readonly createdPets: JsonObject[] = [];
+  readonly #createdIds: string[] = [];
+  readonly #createdPets: JsonObject[] = [];
   /** The seq of the exchange that created each pet of createdPets. */
   readonly #createdAtSeq = new Map<JsonObject, number>();
   /** Ids that two creations of this run received for different pets (PET-002's finding): a store can show only one pet under each. */
   readonly #sharedIds = new Set<string>();
-  /**
-   * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
-   * lower bound on the store's size that does not depend on the listing being judged.
-   */
-  readonly knownPets = new Map<string, JsonObject>();
-  /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
-  readonly fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
-  /** Created pets some fetch has shown with their content, and that fetch's seq: from then on they must stay so. */
-  readonly shownWithContent = new Map<JsonObject, number>();
-  /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
-  readonly laggedReads = new Set<number>();
+  readonly #knownPets = new Map<string, JsonObject>();
+  readonly #fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
+  readonly #shownWithContent = new Map<JsonObject, number>();
+  readonly #laggedReads = new Set<number>();
   #census: Promise<Census> | undefined;
   /** The first census that showed a full page: from then on the store is known to hold 100 pets or more. */
   #fullPage: Census | undefined;
@@ -70,6 +58,54 @@ export class StoreModel {
   constructor(ports: StoreModelPorts) {
     this.#ports = ports;
     this.probes = new ProbeLedger(ports.runId);
+  }
+
+  /** Ids (as decimal strings, exact) of pets this run created, in send order. */
+  get createdIds(): readonly string[] {
+    return this.#createdIds;
+  }
+
+  /**
+   * Pets this run created, as the service returned them, for later fetches: in send order, as
+   * creations sent together may be answered in any order.
+   */
+  get createdPets(): readonly JsonObject[] {
+    return this.#createdPets;
+  }
+
+  /**
+   * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
+   * lower bound on the store's size that does not depend on the listing being judged.
+   */
+  get knownPets(): ReadonlyMap<string, JsonObject> {
+    return this.#knownPets;
+  }
+
+  /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
+  get fetchedPets(): ReadonlyArray<{ pet: JsonObject; exchange: Exchange }> {
+    return this.#fetchedPets;
+  }
+
+  noteFetched(pet: JsonObject, exchange: Exchange): void {
+    this.#fetchedPets.push({ pet, exchange });
+  }
+
+  /** The seq of the first fetch that showed this created pet with its content: from then on it must stay so. */
+  shownWithContentAt(pet: JsonObject): number | undefined {
+    return this.#shownWithContent.get(pet);
+  }
+
+  noteShownWithContent(pet: JsonObject, seq: number): void {
+    this.#shownWithContent.set(pet, seq);
+  }
+
+  /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
+  get laggedReads(): ReadonlySet<number> {
+    return this.#laggedReads;
+  }
+
+  noteLaggedRead(seq: number): void {
+    this.#laggedReads.add(seq);
   }
 
   /** A limit=100 listing, made once and shared by every test that needs to know the store. */
@@ -140,7 +176,7 @@ export class StoreModel {
   /** categoryIds the server shows on some usable pet (the census and every pet seen since), in a stable order. */
   async knownCategoryIds(): Promise<bigint[]> {
     const census = await this.census();
-    return [...new Set(this.shownCategoryIds([...census.pets, ...this.knownPets.values()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...new Set(this.shownCategoryIds([...census.pets, ...this.#knownPets.values()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** categoryIds of the usable pets among `pets`, in their order (repeats included): no request, unlike knownCategoryIds. */
@@ -161,15 +197,15 @@ export class StoreModel {
     const id = idOf(pet);
     if (id === undefined) return;
     const key = id.toString();
-    for (const other of this.createdPets) {
+    for (const other of this.#createdPets) {
       const otherSeq = this.#createdAtSeq.get(other);
       if (idOf(other) !== id || otherSeq === undefined || samePet(other, pet)) continue;
       this.#sharedIds.add(key);
       this.#ports.record(sharedIdFindings(key, ex.seq, otherSeq));
     }
-    const at = sendOrderIndex(this.createdPets, ex.seq, (p) => this.#createdAtSeq.get(p));
-    this.createdIds.splice(at, 0, key);
-    this.createdPets.splice(at, 0, pet);
+    const at = sendOrderIndex(this.#createdPets, ex.seq, (p) => this.#createdAtSeq.get(p));
+    this.#createdIds.splice(at, 0, key);
+    this.#createdPets.splice(at, 0, pet);
     this.#createdAtSeq.set(pet, ex.seq);
   }
 
@@ -204,7 +240,7 @@ export class StoreModel {
    * finding): the store can list only one of them.
    */
   createdBefore(seq: number, status: string): JsonObject[] {
-    return this.createdPets.filter((pet) => {
+    return this.#createdPets.filter((pet) => {
       const at = this.#createdAtSeq.get(pet);
       const id = idOf(pet);
       return pet['status'] === status && at !== undefined && at < seq && id !== undefined && !this.isSharedId(id);
@@ -214,7 +250,7 @@ export class StoreModel {
   /** At least this many pets exist: what the census shows, or more if other responses showed more. */
   async availableAtLeast(): Promise<number> {
     const census = await this.census();
-    return Math.max(census.pets.length, this.knownPets.size);
+    return Math.max(census.pets.length, this.#knownPets.size);
   }
 
   /** Every exchange of the run, as it arrives: the pets it shows, and what the service did with a marked request. */
@@ -233,7 +269,7 @@ export class StoreModel {
     for (const pet of pets) {
       if (!isJsonObject(pet)) continue;
       const id = idOf(pet);
-      if (id !== undefined) this.knownPets.set(id.toString(), pet);
+      if (id !== undefined) this.#knownPets.set(id.toString(), pet);
     }
   }
 }
