@@ -9,7 +9,7 @@
  * parameters (src/arbitraries/parameter-edges.ts): a route or validator that runs before the key
  * check answers those with 404 or 400 instead.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import type { SendRequest } from '../src/http/client.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
@@ -17,11 +17,15 @@ import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type Pa
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { describeNearMiss, nearMissesOf } from '../src/http/near-miss.js';
 import { idOf, WRITES_DISABLED } from './support.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 type Credential = { label: string; auth: NonNullable<SendRequest['auth']> };
 type Request = Pick<SendRequest, 'method' | 'path' | 'query' | 'body' | 'contentType'>;
 /** One request to an operation; `label` names the operation and the parameter value it carries, for the evidence. */
 type Probe = { operation: string; request: (t: RequirementRun) => Promise<{ label: string; request: Request }> };
+
+/** The petId AUTH's getPet requests name. */
+const AUTH_PET_ID = new SharedKey<bigint>('the petId of the getPet probes');
 
 const OPERATIONS: Probe[] = [
   { operation: 'listPets', request: async () => ({ label: 'listPets', request: { method: 'GET', path: '/pets' } }) },
@@ -33,7 +37,7 @@ const OPERATIONS: Probe[] = [
         method: 'POST',
         path: '/pets',
         contentType: 'application/json',
-        body: JSON.stringify({ name: `${t.session.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
+        body: JSON.stringify({ name: `${t.session.store.probes.next()}unauthorised`, categoryId: 1, status: refusedBodyStatus() }),
       },
     }),
   },
@@ -41,7 +45,7 @@ const OPERATIONS: Probe[] = [
     operation: 'getPet',
     request: async (t) => {
       // Chosen once: the census is taken again after each test's createPet, and an id that existed still does.
-      const id = await t.session.memo('auth-pet-id', async () => t.session.usable((await t.session.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
+      const id = await t.session.shared.once(AUTH_PET_ID, async () => t.session.store.usable((await t.session.store.census()).pets).map(idOf).find((v) => v !== undefined) ?? 1n);
       return { label: `getPet petId=${id}`, request: { method: 'GET', path: `/pets/${id}` } };
     },
   },
@@ -65,7 +69,7 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[], 
       continue;
     }
     for (const credential of credentials) {
-      if (probe.operation === 'createPet') await t.session.openBracket('AUTH-004');
+      if (probe.operation === 'createPet') await t.session.store.openBracket('AUTH-004');
       const { label, request } = await probe.request(t);
       const ex = await t.send({ ...request, auth: credential.auth });
       const status = ex.response?.status;
@@ -74,11 +78,11 @@ async function expectUnauthorised(t: RequirementRun, credentials: Credential[], 
     }
   }
   // Any POST above might have leaked a pet: the next listing must be fresh.
-  if (probes.some((probe) => probe.operation === 'createPet')) t.session.storeWritten();
+  if (probes.some((probe) => probe.operation === 'createPet')) t.session.store.storeWritten();
   if (skipped.length > 0) t.notExercised(`${skipped.join(', ')} not sent: ${WRITES_DISABLED}`);
 }
 
-describe('5 authentication', () => {
+export const auth = suite('5 authentication', () => {
   requirementTest('AUTH-001', (t) => expectUnauthorised(t, [{ label: 'without Authorization', auth: 'none' }], [...OPERATIONS, ...parameterEdges().map(edgeProbe)]));
 
   requirementTest('AUTH-002', async (t) => {

@@ -5,7 +5,7 @@
  * its own. Runs first among the suites that need data, so the pets it creates also give the listing
  * suite the 21 pets the default page needs.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { violation, observation, type Finding } from '../src/checks/finding.js';
 import { jsonBody } from '../src/checks/body.js';
@@ -16,7 +16,7 @@ import { withMarker } from '../src/arbitraries/marker.js';
 import { otherCaseMembers } from '../src/arbitraries/member-case.js';
 import { fetchCreated, type CreatedPet } from './fetch-pet.js';
 import { inFlightTogether } from '../src/session/overlap.js';
-import { MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { fieldDifferences, idOf, PET_FIELDS, WRITES_DISABLED } from './support.js';
 import { judgeSequences } from './model-sequences.js';
@@ -101,7 +101,7 @@ function unknownCategoryAccepted(input: NewPetInput, ctx: CreateContext): string
 
 /** The input as this request sends it: its own marker, or the name of the earlier pet it is to share (NewPetInput.nameOf). */
 function inputToSend(t: RequirementRun, given: NewPetInput, ctx: CreateContext): { input: NewPetInput; held?: Created; note?: Finding } {
-  const input = markedInput(given, t.session.probes.next());
+  const input = markedInput(given, t.session.store.probes.next());
   if (given.nameOf === undefined) return { input };
   const held = ctx.byExample.get(given.nameOf);
   const name = held === undefined ? undefined : heldName(held);
@@ -130,7 +130,7 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   if (!ctx.shown.has(input.categoryId)) ctx.unshownCreated ??= { categoryId: input.categoryId, exchange: ex };
   ctx.byExample.set(given, { pet, exchange: ex });
   ctx.shown.add(input.categoryId);
-  t.session.recordCreated(pet, ex);
+  t.session.store.recordCreated(pet, ex);
   if (held !== undefined) noted.push(observation('CREATE-001', `a NewPet named like pet ${idOf(held.pet) ?? '?'} (exchange #${held.exchange.seq}) was created as pet ${idOf(pet) ?? '?'}: names need not be unique`, ex.seq));
   // A name taken from a member named like it in another case is named as such: the server matched member names ignoring case.
   const taken = otherCaseNameTaken(pet, input);
@@ -190,7 +190,7 @@ const groupWorthAmong =
  */
 function worthFetching(t: RequirementRun, pets: readonly JsonObject[], creations: readonly Exchange[]): JsonObject[] {
   const rank = (pet: JsonObject): [number, bigint, number] => {
-    const ex = t.session.creationOf(pet);
+    const ex = t.session.store.creationOf(pet);
     const size = magnitude(sentObject(ex)?.['categoryId']);
     const group = worthClass(ex, creations);
     return [group, group === 2 ? (size ?? 0n) : 0n, ex?.seq ?? Number.MAX_SAFE_INTEGER];
@@ -212,8 +212,8 @@ function fieldsEchoedAsSent(pet: JsonObject, sent: JsonObject | undefined): stri
 
 /** The pets this run created, each with the exchange whose 201 returned it, in send order. */
 function createdPets(t: RequirementRun): CreatedPet[] {
-  return t.session.createdPets.flatMap((pet) => {
-    const creation = t.session.creationOf(pet);
+  return t.session.store.createdPets.flatMap((pet) => {
+    const creation = t.session.store.creationOf(pet);
     return creation === undefined ? [] : [{ pet, creation }];
   });
 }
@@ -254,13 +254,13 @@ function noteOverlap(t: RequirementRun, together: readonly Exchange[]): void {
   t.record([observation('PET-002', `${which}: their ids were checked for collisions`), observation('CREATE-002', `${which}: their pets are fetched first`)]);
 }
 
-describe('4.2 createPet', () => {
+export const createPet = suite('4.2 createPet', () => {
   requirementTest('CREATE-001', async (t) => {
     if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
     const plan = await t.session.plan();
-    const census = await t.session.census();
+    const census = await t.session.store.census();
     const shortOfDefaultPage = census.wholeStore ? Math.max(0, PETS_FOR_DEFAULT_PAGE - census.pets.length) : 0;
-    const categoryIds = await t.session.knownCategoryIds();
+    const categoryIds = await t.session.store.knownCategoryIds();
     // With no category shown anywhere, 1 stands in; a 400 for it is then an observation too.
     const examples = newPetExamples(categoryIds[0] ?? 1n);
     const ctx: CreateContext = {
@@ -281,7 +281,7 @@ describe('4.2 createPet', () => {
         examplesTogether: 'groups',
       });
     } finally {
-      t.session.storeWritten();
+      t.session.store.storeWritten();
     }
     if (ctx.created === 0) t.inconclusive('no createPet succeeded: every valid NewPet sent was refused with 400 (see the observations), so no echo could be judged');
   });
@@ -290,7 +290,7 @@ describe('4.2 createPet', () => {
     if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
     // Pets without an integer id cannot be fetched; PET-001 judges their shape. A pet made from a
     // body that should have been refused is CREATE-003's finding, whatever a fetch then shows.
-    const created = createdPets(t).filter(({ pet }) => idOf(pet) !== undefined && !t.session.probes.isAcceptedInvalid(pet));
+    const created = createdPets(t).filter(({ pet }) => idOf(pet) !== undefined && !t.session.store.probes.isAcceptedInvalid(pet));
     if (created.length === 0) t.inconclusive('no pet with an integer id was created in this run (createPet failed or was deselected)');
     const creations = created.map((c) => c.creation);
     const together = inFlightTogether(creations, groupWorthAmong(creations));
@@ -309,16 +309,16 @@ describe('4.2 createPet', () => {
   requirementTest('CREATE-003', async (t) => {
     if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
     const plan = await t.session.plan();
-    await t.session.openBracket('CREATE-004');
+    await t.session.store.openBracket('CREATE-004');
     try {
       await t.property(
         invalidNewPetBody(),
         async (invalid) => {
-          const ex = await t.send({ method: 'POST', path: '/pets', body: withMarker(invalid.body, t.session.probes.next()), contentType: invalid.contentType });
+          const ex = await t.send({ method: 'POST', path: '/pets', body: withMarker(invalid.body, t.session.store.probes.next()), contentType: invalid.contentType });
           const status = ex.response?.status;
           if (status === 201) {
             const body = jsonBody(ex);
-            if (body?.ok === true && isJsonObject(body.value)) t.session.recordCreated(body.value, ex);
+            if (body?.ok === true && isJsonObject(body.value)) t.session.store.recordCreated(body.value, ex);
           }
           if (status === 400) return [];
           return [violation('CREATE-003', `Received ${status ?? ex.error?.code} for an invalid NewPet / Expected 400`, ex.seq)];
@@ -333,7 +333,7 @@ describe('4.2 createPet', () => {
         },
       );
     } finally {
-      t.session.storeWritten();
+      t.session.store.storeWritten();
     }
   });
 });

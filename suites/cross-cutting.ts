@@ -1,8 +1,9 @@
 /**
  * Requirements judged on every response of the run. Their checks ran as each exchange arrived
- * (see Session); these tests, last in the run, turn the ledger into verdicts.
+ * (src/session/check-pipeline.ts); these tests, last in the run, turn the ledger into verdicts.
  */
-import { afterAll, describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
+import { afterAll } from 'vitest';
 import { crossCuttingTest } from '../src/conformance/requirement-test.js';
 import { operationOf } from '../src/checks/body.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -27,7 +28,7 @@ const petBearing = (ex: Exchange): boolean => {
   return (op === 'listPets' && status === 200) || (op === 'createPet' && status === 201) || (op === 'getPet' && status === 200);
 };
 
-describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
+export const crossCutting = suite('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   crossCuttingTest('MEDIA-001', withBody);
   crossCuttingTest('PET-001', petBearing);
   // The model-based sequences also judge ids (a new pet's id is new): their findings, and steps when they broke PET-002.
@@ -64,7 +65,7 @@ describe('cross-cutting (1, 2, 4.3, 7, 8)', () => {
   // The run's timeline for report.html, once nothing more is sent: placed on the server's clock as the whole run's Date headers show it.
   afterAll(() => {
     const session = getSession();
-    const timeline = timelineRecord(session.client.exchanges, session.serverClock, session.waits, session.laggedReads);
+    const timeline = timelineRecord(session.client.exchanges, session.serverClock, session.waits, session.store.laggedReads);
     console.info(encodeProgress({ kind: 'timeline', timeline }));
   });
 });

@@ -15,7 +15,7 @@ import { fieldDifferences, idOf, PET_FIELDS } from './support.js';
 
 export async function fetchAndCompare(t: RequirementRun, pet: JsonObject, what: string, fields: readonly string[] = PET_FIELDS): Promise<void> {
   const ex = await t.send({ method: 'GET', path: `/pets/${idOf(pet)}` });
-  t.session.fetchedPets.push({ pet, exchange: ex });
+  t.session.store.noteFetched(pet, ex);
   judgeFetch(t, pet, ex, what, fields);
 }
 
@@ -82,9 +82,6 @@ export interface CreatedPetFetch {
   undecided?: string;
 }
 
-/** Created pets some fetch has shown with their content, and that fetch's seq: from then on they must stay so. */
-const seenWithContent = new WeakMap<JsonObject, number>();
-
 /**
  * Fetches a pet this run created and judges it for CREATE-002: 200 and the content it was created
  * with. Until it has once been shown, a 404 within the read-after-write grace of its 201 is
@@ -99,19 +96,19 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const { pet, creation } = created;
   const id = idOf(pet);
   const exchanges: Exchange[] = [];
-  const seenAt = seenWithContent.get(pet) ?? created.seenAt;
+  const seenAt = t.session.store.shownWithContentAt(pet) ?? created.seenAt;
   const ageOf = (at: number): number => Math.round(at - receivedAt(creation));
   let ex: Exchange;
   for (;;) {
     ex = await send({ method: 'GET', path: `/pets/${id}`, purpose: `${t.id} (pet created by exchange #${creation.seq})` });
-    t.session.fetchedPets.push({ pet, exchange: ex });
+    t.session.store.noteFetched(pet, ex);
     exchanges.push(ex);
     if (ex.response?.status !== 404 || seenAt !== undefined) break;
     const age = ageOf(Date.now());
     const wait = graceWaitMs(age, exchanges.length);
     if (wait === undefined) break;
     // A read that lagged the write: report.html's timeline marks it beside the rate limit's account.
-    t.session.laggedReads.add(ex.seq);
+    t.session.store.noteLaggedRead(ex.seq);
     if (!(await t.session.client.pause(wait, `pet ${id}, created ${age} ms ago, is not found yet: fetched again (read-after-write lag)`))) {
       return { findings: [], exchanges, found: false, undecided: `pet ${id} was not found ${age} ms after its 201 and the run could not wait the read-after-write grace` };
     }
@@ -120,7 +117,7 @@ export async function fetchCreated(t: RequirementRun, created: CreatedPet, send:
   const fetched = fetchedPet(ex);
   const found = fetched !== undefined && petDifferences(fetched, pet, created.fields ?? PET_FIELDS).length === 0;
   if (found) {
-    seenWithContent.set(pet, seenAt ?? ex.seq);
+    t.session.store.noteShownWithContent(pet, seenAt ?? ex.seq);
     const [first] = exchanges;
     if (exchanges.length > 1 && first !== undefined) {
       findings.push(observation('CREATE-002', `pet ${id} was not found ${ageOf(first.sentAt)} ms after its 201 and was found ${ageOf(ex.sentAt)} ms after it (${exchanges.length - 1} more request${exchanges.length === 2 ? '' : 's'}): read-after-write lag, within the grace`, ex.seq));
@@ -143,14 +140,14 @@ function judgeCreated(t: RequirementRun, created: CreatedPet, ex: Exchange, seen
   const id = idOf(pet);
   const what = seenAt === undefined ? 'a pet just created' : `a pet this run created and found before (exchange #${seenAt})`;
   const fetched = fetchedPet(ex);
-  if (fetched !== undefined && id !== undefined && t.session.isSharedId(id)) {
+  if (fetched !== undefined && id !== undefined && t.session.store.isSharedId(id)) {
     // Two creations received this id: the store can show only one of them, which is PET-002's
     // finding. Which one it kept is said whichever of them was fetched: which creation's pet the
     // run fetches depends on the order their 201s arrived in, and the report must not.
-    const shown = t.session.createdPets.find((p) => idOf(p) === id && petDifferences(fetched, p).length === 0);
+    const shown = t.session.store.createdPets.find((p) => idOf(p) === id && petDifferences(fetched, p).length === 0);
     if (shown !== undefined) {
       const which = shown === pet ? 'this pet' : 'the other pet created with the same id';
-      return [observation('CREATE-002', `pet ${id}: two creations of this run received this id; the fetch shows ${which} (exchange #${t.session.creationSeqOf(shown) ?? '?'}), PET-002's finding`, ex.seq)];
+      return [observation('CREATE-002', `pet ${id}: two creations of this run received this id; the fetch shows ${which} (exchange #${t.session.store.creationSeqOf(shown) ?? '?'}), PET-002's finding`, ex.seq)];
     }
   }
   const missing = ex.response?.status === 404 && seenAt === undefined;

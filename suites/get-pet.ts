@@ -5,7 +5,7 @@
  * either side) a client error. Every run sends all of them. The Deprecation/Sunset headers are judged on every getPet response by the
  * cross-cutting checks (GET-004, GET-005).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { isJsonObject, type JsonObject } from '../src/interface/json.js';
@@ -52,25 +52,25 @@ function probeIds(pets: readonly JsonObject[]): JsonObject[] {
 
 const TWO_53 = 2n ** 53n;
 
-describe('4.3 getPet', () => {
+export const getPet = suite('4.3 getPet', () => {
   requirementTest('GET-001', async (t) => {
-    const census = await t.session.census();
+    const census = await t.session.store.census();
     // A pet made from a body that should have been refused (CREATE-003), or one the Pet schema refuses
     // (PET-001), is another requirement's finding, not a known id to judge getPet by.
-    const listed = t.session.usable(census.pets);
-    const pets = probeIds(listed.length > 0 ? listed : t.session.usable(t.session.createdPets));
+    const listed = t.session.store.usable(census.pets);
+    const pets = probeIds(listed.length > 0 ? listed : t.session.store.usable(t.session.store.createdPets));
     // The pets this run created and fetched (CREATE-002) are existing ids too: those requests serve
     // GET-001 as well. Not their 404s: a created pet not found (within the read-after-write grace
     // or past it) is CREATE-002's to judge, as getPet answered for the ids it holds.
-    const created = t.session.fetchedPets.filter(({ pet, exchange }) => t.session.createdPets.includes(pet) && exchange.response?.status !== 404);
+    const created = t.session.store.fetchedPets.filter(({ pet, exchange }) => t.session.store.createdPets.includes(pet) && exchange.response?.status !== 404);
     if (pets.length === 0 && created.length === 0) t.inconclusive('no pet is listed and none could be created, so there is no known id to fetch');
     for (const { pet, exchange } of created) judgeFetch(t, pet, exchange, 'a pet this run created (fetched for CREATE-002)', ['id']);
     for (const pet of pets) await fetchAndCompare(t, pet, 'a listed pet');
   });
 
   requirementTest('GET-002', async (t) => {
-    const census = await t.session.census();
-    const known = new Set([...census.pets, ...t.session.knownPets.values()].map((p) => idOf(p)).filter((id) => id !== undefined));
+    const census = await t.session.store.census();
+    const known = new Set([...census.pets, ...t.session.store.knownPets.values()].map((p) => idOf(p)).filter((id) => id !== undefined));
     const largest = [...known].reduce((a, b) => (b > a ? b : a), 0n);
     for (const id of NON_POSITIVE_IDS.filter((v) => !known.has(v))) {
       const ex = await t.send({ method: 'GET', path: `/pets/${id}` });

@@ -3,7 +3,7 @@
  * proving the maximum of 100 may need pets created until the store holds more than 100, and
  * CREATE-004 and AUTH-004 need the store to still fit one limit=100 page when they read it.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { checkRejectedOrBounded } from '../src/checks/list-page.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -35,7 +35,7 @@ async function createPets(t: RequirementRun, count: number): Promise<string | un
   if (!decision.ok) return `creating ${count} pets does not fit: ${decision.reason}`;
   const statuses = statusValues();
   // A categoryId the service already accepted, so that an unknown category cannot be the reason for a refusal.
-  const shown = t.session.createdPets[0]?.['categoryId'];
+  const shown = t.session.store.createdPets[0]?.['categoryId'];
   const categoryId = typeof shown === 'bigint' || (typeof shown === 'number' && Number.isInteger(shown)) ? shown : 1;
   for (let i = 0; i < count; i++) {
     const body = stringifyJson({ name: `${t.session.namePrefix}fill-${i}`, categoryId, status: statuses[i % statuses.length] ?? 'available' });
@@ -44,9 +44,9 @@ async function createPets(t: RequirementRun, count: number): Promise<string | un
     if (ex.response?.status !== 201 || created === undefined || !created.ok || !isJsonObject(created.value)) {
       return `creating pets failed (received ${ex.response?.status ?? ex.error?.code} for pet ${i + 1} of ${count})`;
     }
-    t.session.recordCreated(created.value, ex);
+    t.session.store.recordCreated(created.value, ex);
   }
-  t.session.invalidateCensus();
+  t.session.store.invalidateCensus();
   return undefined;
 }
 
@@ -62,13 +62,13 @@ const mayBeWholeStore = (ex: Exchange, max: number, known: number): boolean => u
 
 const READ_ABOVE = new Set(NUMBER_LIKE_LIMITS.filter((l) => l.above).map((l) => l.value));
 
-describe('4.1 listPets: limits out of range', () => {
+export const listLimitBounds = suite('4.1 listPets: limits out of range', () => {
   requirementTest('LIST-004', async (t) => {
     const { max } = listLimits();
     const above = String(max + 1);
     const judge = async (value: string): Promise<Exchange> => {
       // No delete exists, so a pet seen once proves a non-empty store without another request.
-      const known = t.session.knownPets.size;
+      const known = t.session.store.knownPets.size;
       const ex = await list(t, [['limit', value]]);
       t.record(checkRejectedOrBounded(ex, { requirement: t.id, maxItems: max, minItems: known > 0 ? 1 : 0 }));
       return ex;
@@ -76,17 +76,17 @@ describe('4.1 listPets: limits out of range', () => {
     /** Values whose page cannot show a maximum on a store of 100 pets or fewer. */
     const undecided: string[] = [];
     for (const value of fixedInvalidLimits()) {
-      const known = t.session.knownPets.size;
+      const known = t.session.store.knownPets.size;
       const ex = await judge(value);
       if (value === above ? undecidedAbove(ex, max) : READ_ABOVE.has(value) && mayBeWholeStore(ex, max, known)) undecided.push(value);
     }
-    if (undecided.length === 0 || t.session.knownPets.size > max) return;
+    if (undecided.length === 0 || t.session.store.knownPets.size > max) return;
     // A page of 100 or fewer from a store of 100 or fewer cannot tell a maximum from none at all.
     const unproved = `${undecided.map((v) => `limit=${v}`).join(', ')} ${undecided.length === 1 ? 'was' : 'were'} answered with a page and the store holds ${max} pets or fewer, so the maximum of ${max} is unproved`;
     if (t.session.config.readOnly) {
       t.inconclusive(`${unproved}; writes are disabled (--read-only), so no pets were created`);
     }
-    const why = await createPets(t, max + 1 - t.session.knownPets.size);
+    const why = await createPets(t, max + 1 - t.session.store.knownPets.size);
     if (why !== undefined) t.inconclusive(`${unproved}; ${why}`);
     for (const value of undecided) await judge(value);
   });

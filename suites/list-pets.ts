@@ -6,7 +6,7 @@
  * shared staging key the store can change between two calls, so a count that disagrees with the
  * census is re-checked against a fresh census before it is called a violation.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { checkIsPetsArray, checkPageLength, checkAllHaveStatus, checkRejectedOrBounded, checkShowsCreated } from '../src/checks/list-page.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -18,6 +18,7 @@ import { listLimits, statusValues } from '../src/interface/openapi.js';
 import fc from 'fast-check';
 import { expectedPageLength } from './support.js';
 import { judgeSequences } from './model-sequences.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 type Query = Array<[string, string]>;
 
@@ -33,28 +34,31 @@ async function judgePage(t: RequirementRun, ex: Exchange, limit: number): Promis
   const shape = checkIsPetsArray(ex, t.id);
   if (shape.length > 0) return shape;
   const judge = async (): Promise<Finding[] | undefined> => {
-    const expected = expectedPageLength(await t.session.census(), limit, t.session.knownPets.size);
+    const expected = expectedPageLength(await t.session.store.census(), limit, t.session.store.knownPets.size);
     return checkPageLength(ex, { requirement: t.id, max: limit, ...(expected === undefined ? {} : { expectedExactly: expected }) });
   };
   const first = (await judge()) ?? [];
   if (!first.some((f) => f.kind === 'violation')) return first;
-  t.session.invalidateCensus();
+  t.session.store.invalidateCensus();
   return (await judge()) ?? [];
 }
 
+const DEFAULT_LISTING = new SharedKey<Exchange>('the default page');
+const FILTERED_LISTING = new SharedKey<Exchange, string>('a status-filtered listing');
+
 /** The default page, fetched once and shared by LIST-001 and LIST-002. */
 function defaultListing(t: RequirementRun): Promise<Exchange> {
-  return t.session.memo('default-listing', () => list(t, [], 'LIST-001/LIST-002'));
+  return t.session.shared.once(DEFAULT_LISTING, () => list(t, [], 'LIST-001/LIST-002'));
 }
 
 /** The three filtered listings (limit=100), shared by LIST-005 and LIST-007. */
 function filteredListing(t: RequirementRun, status: string): Promise<Exchange> {
-  return t.session.memo(`filtered-${status}`, () => list(t, [['status', status], ['limit', String(listLimits().max)]], 'LIST-005'));
+  return t.session.shared.onceFor(FILTERED_LISTING, status, () => list(t, [['status', status], ['limit', String(listLimits().max)]], 'LIST-005'));
 }
 
-describe('4.1 listPets', () => {
+export const listPets = suite('4.1 listPets', () => {
   requirementTest('LIST-001', async (t) => {
-    const census = await t.session.census();
+    const census = await t.session.store.census();
     t.cite(census.exchange);
     t.record(checkIsPetsArray(census.exchange, t.id));
     t.record(checkIsPetsArray(await defaultListing(t), t.id));
@@ -67,13 +71,13 @@ describe('4.1 listPets', () => {
     t.record(checkIsPetsArray(ex, t.id));
     if (ex.response?.status !== 200) return;
     const got = petsOf(ex).length;
-    const census = await t.session.census();
+    const census = await t.session.store.census();
     if (got > pageSize) {
       t.fail(`Received ${got} pets without a limit / Expected at most the default page of ${pageSize}`, ex);
       return;
     }
     if (!census.ok) t.inconclusive('the census listing (limit=100) failed, so the number of pets available is unknown');
-    const available = census.wholeStore ? await t.session.availableAtLeast() : Number.POSITIVE_INFINITY;
+    const available = census.wholeStore ? await t.session.store.availableAtLeast() : Number.POSITIVE_INFINITY;
     if (available <= pageSize) {
       if (got < available) t.fail(`Received ${got} pets without a limit / Expected all ${available} available (fewer than the default page of ${pageSize})`, ex);
       else {
@@ -87,7 +91,7 @@ describe('4.1 listPets', () => {
 
   requirementTest('LIST-003', async (t) => {
     const { min, max } = listLimits();
-    const census = await t.session.census();
+    const census = await t.session.store.census();
     t.cite(census.exchange);
     t.record(await judgePage(t, census.exchange, max));
     t.record(await judgePage(t, await list(t, [['limit', String(min)]]), min));
@@ -99,15 +103,15 @@ describe('4.1 listPets', () => {
   // LIST-004 is in list-limit-bounds.ts: it may fill the store, so it runs after the refused-write checks.
 
   requirementTest('LIST-005', async (t) => {
-    await t.session.census();
+    await t.session.store.census();
     for (const status of statusValues()) {
       const ex = await filteredListing(t, status);
       t.record(checkIsPetsArray(ex, t.id));
       t.record(checkAllHaveStatus(ex, status, t.id));
-      t.record(checkShowsCreated(ex, { requirement: t.id, status, limit: listLimits().max, created: t.session.createdBefore(ex.seq, status) }));
+      t.record(checkShowsCreated(ex, { requirement: t.id, status, limit: listLimits().max, created: t.session.store.createdBefore(ex.seq, status) }));
       if (ex.response?.status !== 200 || petsOf(ex).length > 0) continue;
       // An empty page is only wrong when a pet with that status is known to exist.
-      const known = [...t.session.knownPets.values()].filter((p) => p['status'] === status).length;
+      const known = [...t.session.store.knownPets.values()].filter((p) => p['status'] === status).length;
       if (known > 0) t.fail(`Received no pets for status=${status} / Expected the pets with that status (${known} seen elsewhere in this run)`, ex);
     }
     await judgeSequences(t);
@@ -136,6 +140,6 @@ describe('4.1 listPets', () => {
     t.record(checkIsPetsArray(ex, t.id));
     t.record(checkAllHaveStatus(ex, best.status, t.id));
     t.record(checkPageLength(ex, { requirement: t.id, max: limit, expectedExactly: Math.min(limit, best.count) }));
-    t.record(checkShowsCreated(ex, { requirement: t.id, status: best.status, limit, created: t.session.createdBefore(ex.seq, best.status) }));
+    t.record(checkShowsCreated(ex, { requirement: t.id, status: best.status, limit, created: t.session.store.createdBefore(ex.seq, best.status) }));
   });
 });

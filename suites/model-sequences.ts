@@ -35,6 +35,7 @@ import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { SEQUENCE_COMMANDS, SEQUENCE_CREATES } from '../src/session/budget-plan.js';
 import type { SequenceCommand } from '../src/report/types.js';
 import { fetchCreated, petDifferences } from './fetch-pet.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 /** The requirements the sequences judge, each recording its own findings. */
 export const SEQUENCE_REQUIREMENTS = ['PET-002', 'CREATE-002', 'LIST-003', 'LIST-005'] as const;
@@ -95,8 +96,8 @@ class CreatePet implements SequenceOp<PetModel> {
     model.creates += 1;
     const { session } = driver.test;
     // Every id a response has shown so far (the census's among them) belongs to a pet that existed before this creation.
-    const heldBefore = new Set(session.knownPets.keys());
-    const input: NewPetInput = { ...this.input, name: withMarker(this.input.name, session.probes.next()) };
+    const heldBefore = new Set(session.store.knownPets.keys());
+    const input: NewPetInput = { ...this.input, name: withMarker(this.input.name, session.store.probes.next()) };
     const ex = await driver.send({ method: 'POST', path: '/pets', body: newPetBody(input), contentType: 'application/json' });
     const step = driver.steps.length + 1;
     const body = ex.response?.status === 201 ? jsonBody(ex) : undefined;
@@ -105,7 +106,7 @@ class CreatePet implements SequenceOp<PetModel> {
     const findings: Finding[] = [];
     const expected = `201 and the created Pet, with an id no pet had before: none of the ${heldBefore.size} ids earlier responses showed${model.pets.length > 0 ? ' nor one this sequence created' : ''} (a refusal is CREATE-001's to judge, and adds nothing to the model)`;
     if (pet !== undefined && id !== undefined) {
-      session.recordCreated(pet, ex);
+      session.store.recordCreated(pet, ex);
       const twin = model.pets.find((p) => p.id === id);
       if (twin !== undefined) findings.push(shownOnlyBy(violation('PET-002', `Received id ${id} for a new pet / Expected a new unique id (step ${twin.step}'s creation already returned it)`, ex.seq), SEQUENCE_SHOWS));
       else if (heldBefore.has(id)) {
@@ -284,15 +285,23 @@ function replayedSequence(t: RequirementRun): SequenceCommand[] | undefined {
   return Object.values(t.session.config.replay ?? {}).find((entry) => entry.sequence !== undefined)?.sequence;
 }
 
-async function runModelSequences(t: RequirementRun): Promise<{ outcome: SequenceOutcome; examples: number }> {
+interface SequencesRun {
+  outcome: SequenceOutcome;
+  examples: number;
+}
+
+/** The sequences run once, by the first of SEQUENCE_REQUIREMENTS to ask. */
+const MODEL_SEQUENCES = new SharedKey<SequencesRun>('the model-based sequences');
+
+async function runModelSequences(t: RequirementRun): Promise<SequencesRun> {
   const { session } = t;
   const replay = replayedSequence(t);
   const seed = deriveSeed(session.config.seed, 'model-sequences');
   const plan = await session.plan();
   if (replay === undefined && plan.sequences === 0) return { outcome: { findings: [], sequences: 0, steps: 0, seed }, examples: 0 };
   // Every pet any response has shown (the census's among them): known without another request.
-  const known = [...session.knownPets.values()];
-  const shown = session.shownCategoryIds(known);
+  const known = [...session.store.knownPets.values()];
+  const shown = session.store.shownCategoryIds(known);
   const categoryIds = [...new Set(shown)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // The first pet the store showed names a category it surely holds (CREATE-001 may have added int64's ends).
   const examples = fixedSequences(scarcestStatus(known), shown[0] ?? 1n);
@@ -311,7 +320,7 @@ async function runModelSequences(t: RequirementRun): Promise<{ outcome: Sequence
     ...(replay === undefined ? {} : { replay }),
     judged: (requirement) => session.isSelected(requirement),
   });
-  session.storeWritten();
+  session.store.storeWritten();
   return { outcome, examples: examples.length };
 }
 
@@ -322,7 +331,7 @@ async function runModelSequences(t: RequirementRun): Promise<{ outcome: Sequence
  */
 export async function judgeSequences(t: RequirementRun): Promise<void> {
   if (t.session.config.readOnly) return;
-  const { outcome, examples } = await t.session.memo('model-sequences', () => runModelSequences(t));
+  const { outcome, examples } = await t.session.shared.once(MODEL_SEQUENCES, () => runModelSequences(t));
   if (outcome.sequences === 0) return;
   t.record(outcome.findings.filter((f) => f.requirement === t.id));
   if (outcome.failure?.requirement === t.id) t.noteSequence(outcome.failure.record);

@@ -2,10 +2,10 @@
  * Section 4.4: GET /store/orders exists. Its response is not shown, so only the status is judged:
  * the spec shows a GET without required parameters, so an authorised one is answered with a 2xx.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest } from '../src/conformance/requirement-test.js';
 
-describe('4.4 orders', () => {
+export const orders = suite('4.4 orders', () => {
   requirementTest('ORDERS-001', async (t) => {
     const ex = await t.send({ method: 'GET', path: '/store/orders' });
     const status = ex.response?.status;

@@ -4,13 +4,14 @@
  * 429 and never sends another request before Retry-After has passed (a key that keeps knocking
  * may be banned).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { crossCuttingTest, requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { retryAfterPassesAt } from '../src/checks/response-date.js';
 import { checkRetryHonoured } from '../src/checks/retry-after-reset.js';
 import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
-import type { Session } from '../src/session/session.js';
+import type { SuiteSession } from '../src/session/session.js';
+import { HandoffKey } from '../src/session/shared-results.js';
 import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
@@ -26,13 +27,13 @@ const DAILY_QUOTA_TIMEOUT_MS = 3 * 3_600_000;
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
 /** The 429 the burst obtained, shared with RATE-006. */
-let throttled: Exchange | undefined;
+const THROTTLED = new HandoffKey<Exchange>('the 429 the burst obtained');
 
 /** Every 429 of the run is judged for RATE-005 and RATE-006, whatever sent it. */
 const is429 = (ex: Exchange): boolean => ex.response?.status === 429;
 
 /** The burst's wait for a fresh window (never longer than --max-wait allows: then it starts at once); a stop of the run ends it. */
-async function waitForNextWindow(ms: number, maxWaitMs: number, session: Session): Promise<void> {
+async function waitForNextWindow(ms: number, maxWaitMs: number, session: SuiteSession): Promise<void> {
   if (ms > maxWaitMs) return;
   await session.idle(ms, 'too little of the window is left for the burst');
 }
@@ -85,15 +86,15 @@ function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when:
   if (result.observation !== undefined) t.observe(result.observation, result.last);
   if (result.outcome === 'over') return t.fail(result.message ?? 'a window served more than its limit', result.last);
   if (result.outcome === 'stopped' || result.throttled === undefined) return t.inconclusive(result.message ?? 'the burst stopped before the limit was reached');
-  throttled = result.throttled;
+  t.session.shared.put(THROTTLED, result.throttled);
   t.cite(result.throttled);
 }
 
-describe('8 limits', () => {
+export const rateLimit = suite('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
-    t.session.closeTopUp();
+    t.session.scheduler.closeTopUp();
     const probe = client.limitProbe;
     const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
     if (probe !== undefined && tested !== undefined) {
@@ -102,12 +103,12 @@ describe('8 limits', () => {
       if (verdict.kind === 'refused') {
         t.observe(verdict.observation, probe);
         progressNote(verdict.observation, client.stats.requests);
-        throttled = probe;
+        t.session.shared.put(THROTTLED, probe);
         return t.cite(probe);
       }
       t.observe(`the run's own requests used up the window and the next (exchange #${probe.seq}) was served; the burst tells whether the limit is enforced`, probe);
     }
-    const topUp = t.session.topUp;
+    const topUp = t.session.scheduler.topUp;
     if (topUp !== undefined) {
       const where = `sent mid-run, on top of ${topUp.runInWindow} requests the run had already sent in that window`;
       return judgeBurst(t, topUp.plan, topUp.result, where);
@@ -125,10 +126,10 @@ describe('8 limits', () => {
 
   // Every 429's Retry-After is also compared with its Reset, and every retry of a 429 judged, by the cross-cutting checks.
   crossCuttingTest('RATE-006', is429, async (t) => {
-    const throttledBy = throttled;
+    const throttledBy = t.session.shared.get(THROTTLED);
     if (throttledBy === undefined) return t.inconclusive('no 429 was obtained, so there is nothing to recover from');
     const { session } = t;
-    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+    const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
     if (step.kind === 'cannot') return t.inconclusive(step.reason);
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });

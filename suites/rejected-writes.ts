@@ -13,7 +13,7 @@
  *       was created between them is listed between them.
  * Inconclusive only when none decides, with each method's reason.
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { jsonBody } from '../src/checks/body.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -23,8 +23,15 @@ import type { Creation, RefusalRequirement } from '../src/session/probes.js';
 import { refusedBodyStatus } from '../src/arbitraries/invalidNewPet.js';
 import { MAX_GAP_FETCHES } from '../src/session/budget-plan.js';
 import { idOf, WRITES_DISABLED } from './support.js';
+import { SharedKey } from '../src/session/shared-results.js';
 
 const FULL_PAGE = 100;
+
+// Shared by CREATE-004 and AUTH-004, which may share a bracket.
+const GAP_FETCH = new SharedKey<Exchange, bigint>('a getPet of an id between the bracket\'s two');
+const STATUS_LISTING = new SharedKey<Exchange, string>('the listing filtered by the refused bodies\' status');
+const CLOSING_CREATION = new SharedKey<Exchange>('the creation that closes the bracket');
+const LISTING_AFTER_CLOSE = new SharedKey<Exchange, number>('the listing after a closing creation');
 
 type Decision = { decided: true; how: string } | { decided: false; why: string };
 type Refused = ReadonlyMap<string, Exchange>;
@@ -36,7 +43,7 @@ const undecided = (why: string): Decision => ({ decided: false, why });
 /** Fails the requirement for every pet that carries the marker of one of its refused requests. */
 function reportLeaks(t: RequirementRun, requirement: RefusalRequirement, pets: readonly JsonObject[], ex: Exchange): void {
   for (const pet of pets) {
-    const source = t.session.probes.refusedSource(pet, requirement);
+    const source = t.session.store.probes.refusedSource(pet, requirement);
     if (source === undefined) continue;
     t.fail(
       `A refused createPet was stored anyway: pet ${String(idOf(pet) ?? pet['id'])} named ${JSON.stringify(pet['name'])} carries the marker sent only in exchange #${source.seq}, refused with ${source.response?.status ?? '?'}`,
@@ -48,11 +55,11 @@ function reportLeaks(t: RequirementRun, requirement: RefusalRequirement, pets: r
 const byWholeListing: Method = async (t, requirement, refused) => {
   // Pets are never deleted: a store that filled a page before the refused requests still does, and
   // a listing taken now would cost a request only to say so.
-  const full = t.session.fullPageCensus;
+  const full = t.session.store.fullPageCensus;
   if (full !== undefined && full.exchange.seq < Math.min(...[...refused.values()].map((ex) => ex.seq))) {
     return undecided(`(a) the store holds 100 pets or more (a full limit=100 page at exchange #${full.exchange.seq}, and pets are never deleted), so one limit=100 listing cannot show it all`);
   }
-  const census = await t.session.census();
+  const census = await t.session.store.census();
   t.cite(census.exchange);
   if (!census.ok) return undecided('(a) the limit=100 listing failed');
   reportLeaks(t, requirement, census.pets, census.exchange);
@@ -64,7 +71,7 @@ const byBracket: Method = async (t, requirement, refused) => {
   const bracket = await brackets(t, refused);
   if (typeof bracket === 'string') return undecided(`(b) ${bracket}`);
   const { open, close } = bracket;
-  const creations = t.session.probes.creations;
+  const creations = t.session.store.probes.creations;
   const [a, b] = [open.id, close.id];
   if (b <= a) return undecided(`(b) ids do not grow with creation order (${a}, then ${b})`);
   const between = creations.filter((c) => c.seq > open.seq && c.seq < close.seq);
@@ -74,7 +81,7 @@ const byBracket: Method = async (t, requirement, refused) => {
   const own = BigInt(new Set(between.map((c) => c.id)).size);
   // The other requirement's refused requests may share the bracket (AUTH-004's and CREATE-004's):
   // a pet one of them stored anyway carries its marker, so each may account for one more id.
-  const other = t.session.probes.refused(requirement === 'AUTH-004' ? 'CREATE-004' : 'AUTH-004');
+  const other = t.session.store.probes.refused(requirement === 'AUTH-004' ? 'CREATE-004' : 'AUTH-004');
   const maxFetches = MAX_GAP_FETCHES + [...other.values()].filter((ex) => ex.seq > open.seq && ex.seq < close.seq).length;
   const dense = gap - own <= BigInt(maxFetches);
   // A gap too wide to prove absence but no wider than the refused requests could have made it is
@@ -85,7 +92,7 @@ const byBracket: Method = async (t, requirement, refused) => {
   for (let id = a + 1n; id < b && fetched < maxFetches; id++) {
     if (ours.has(id)) continue;
     // CREATE-004 and AUTH-004 may share a bracket: an id is fetched once for both.
-    const ex = await t.session.memo(`bracket-gap-${id}`, () => t.send({ method: 'GET', path: `/pets/${id}` }));
+    const ex = await t.session.shared.onceFor(GAP_FETCH, id, () => t.send({ method: 'GET', path: `/pets/${id}` }));
     t.cite(ex);
     fetched += 1;
     const status = ex.response?.status;
@@ -108,14 +115,14 @@ const byStatusFilter: Method = async (t, requirement, refused) => {
   const status = refusedBodyStatus();
   const other = [...refused.values()].filter((ex) => sentStatus(ex) !== status).length;
   if (other > 0) return undecided(`(c) ${other} refused bodies did not carry status ${status}, so no one filter covers them`);
-  const ex = await t.session.memo(`created-nothing-status-${status}`, () => t.send({ method: 'GET', path: '/pets', query: [['status', status], ['limit', String(FULL_PAGE)]] }));
+  const ex = await t.session.shared.onceFor(STATUS_LISTING, status, () => t.send({ method: 'GET', path: '/pets', query: [['status', status], ['limit', String(FULL_PAGE)]] }));
   t.cite(ex);
   if (ex.response?.status !== 200) return undecided(`(c) the status=${status} listing answered ${ex.response?.status ?? ex.error?.code}`);
   const page = petsOf(ex);
   reportLeaks(t, requirement, page, ex);
   if (page.length >= FULL_PAGE) return undecided(`(c) the status=${status} listing is full (${page.length} pets)`);
   const shown = new Set(page.map((p) => idOf(p)));
-  const missing = t.session.createdPets.filter((p) => p['status'] === status && !shown.has(idOf(p))).length;
+  const missing = t.session.store.createdPets.filter((p) => p['status'] === status && !shown.has(idOf(p))).length;
   if (missing > 0) return undecided(`(c) the status=${status} listing leaves out ${missing} of this run's own pets of that status, so it cannot show absence`);
   return decided(`(c) every refused body carried status ${status}, and the status=${status} listing (${page.length} pets, not full) shows every pet of that status`);
 };
@@ -127,13 +134,13 @@ const byStatusFilter: Method = async (t, requirement, refused) => {
 async function brackets(t: RequirementRun, refused: Refused): Promise<{ open: Creation; close: Creation } | string> {
   const seqs = [...refused.values()].map((ex) => ex.seq);
   const [first, last] = [Math.min(...seqs), Math.max(...seqs)];
-  const open = [...t.session.probes.creations].reverse().find((c) => c.seq < first);
+  const open = [...t.session.store.probes.creations].reverse().find((c) => c.seq < first);
   if (open === undefined) return 'no creation preceded the refused requests';
-  const after = t.session.probes.creations.find((c) => c.seq > last);
+  const after = t.session.store.probes.creations.find((c) => c.seq > last);
   if (after !== undefined) return { open, close: after };
-  const closing = await t.session.memo('bracket-close', () => t.session.createMarked('bracket'));
+  const closing = await t.session.shared.once(CLOSING_CREATION, () => t.session.store.createMarked('bracket'));
   t.cite(closing);
-  const close = t.session.probes.creations.find((c) => c.seq === closing.seq);
+  const close = t.session.store.probes.creations.find((c) => c.seq === closing.seq);
   if (close === undefined || close.seq < last) return `the closing creation (exchange #${closing.seq}) got ${closing.response?.status ?? closing.error?.code}`;
   return { open, close };
 }
@@ -142,8 +149,8 @@ async function brackets(t: RequirementRun, refused: Refused): Promise<{ open: Cr
 function explained(t: RequirementRun, pet: JsonObject): boolean {
   const name = pet['name'];
   const id = idOf(pet);
-  if (id !== undefined && t.session.probes.creations.some((c) => c.id === id)) return true;
-  return t.session.probes.markerOf(pet) !== undefined || (typeof name === 'string' && t.session.probes.isOtherRunName(name));
+  if (id !== undefined && t.session.store.probes.creations.some((c) => c.id === id)) return true;
+  return t.session.store.probes.markerOf(pet) !== undefined || (typeof name === 'string' && t.session.store.probes.isOtherRunName(name));
 }
 
 /**
@@ -155,7 +162,7 @@ const byCreationOrder: Method = async (t, requirement, refused) => {
   const bracket = await brackets(t, refused);
   if (typeof bracket === 'string') return undecided(`(d) ${bracket}`);
   // One listing per closing creation: it must be taken after that creation.
-  const ex = await t.session.memo(`created-nothing-listing-${bracket.close.seq}`, () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
+  const ex = await t.session.shared.onceFor(LISTING_AFTER_CLOSE, bracket.close.seq, () => t.send({ method: 'GET', path: '/pets', query: [['limit', String(FULL_PAGE)]] }));
   t.cite(ex);
   if (ex.response?.status !== 200) return undecided(`(d) the listing after the closing creation answered ${ex.response?.status ?? ex.error?.code}`);
   const page = petsOf(ex);
@@ -164,7 +171,7 @@ const byCreationOrder: Method = async (t, requirement, refused) => {
   const [from, to] = [at(bracket.open.id), at(bracket.close.id)];
   if (from < 0 || to < 0) return undecided('(d) the first page does not show both bracketing creations');
   const slice = page.slice(Math.min(from, to) + 1, Math.max(from, to));
-  const ownBetween = t.session.probes.creations.filter((c) => c.seq > bracket.open.seq && c.seq < bracket.close.seq).map((c) => c.id);
+  const ownBetween = t.session.store.probes.creations.filter((c) => c.seq > bracket.open.seq && c.seq < bracket.close.seq).map((c) => c.id);
   const shown = slice.map((p) => idOf(p)).filter((id) => id !== undefined && ownBetween.includes(id));
   const inOrder = from < to ? shown : [...shown].reverse();
   if (shown.length !== ownBetween.length || inOrder.some((id, i) => id !== ownBetween[i])) return undecided('(d) the listing is not in creation order');
@@ -174,7 +181,7 @@ const byCreationOrder: Method = async (t, requirement, refused) => {
 
 async function expectRefusedNotStored(t: RequirementRun, requirement: RefusalRequirement): Promise<void> {
   if (t.session.config.readOnly) t.notExercised(WRITES_DISABLED);
-  const refused = t.session.probes.refused(requirement);
+  const refused = t.session.store.probes.refused(requirement);
   if (refused.size === 0) t.inconclusive('no createPet that named its pet was refused in this run (requirement deselected, or every request was accepted)');
   t.observe(`${refused.size} refused createPet requests named their pet with a marker of their own`);
   const reasons: string[] = [];
@@ -190,7 +197,7 @@ async function expectRefusedNotStored(t: RequirementRun, requirement: RefusalReq
   t.inconclusive(`no method could show that nothing refused was stored: ${reasons.join('; ')}`);
 }
 
-describe('refused writes (4.2, 5)', () => {
+export const rejectedWrites = suite('refused writes (4.2, 5)', () => {
   requirementTest('CREATE-004', (t) => expectRefusedNotStored(t, 'CREATE-004'));
   requirementTest('AUTH-004', (t) => expectRefusedNotStored(t, 'AUTH-004'));
 });

@@ -7,7 +7,7 @@
  * without the flag nothing here is sent: CREATE-005 is not exercised, and the two reads' tests say
  * why (their requirements are judged by their main tests all the same).
  */
-import { describe } from 'vitest';
+import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { judgeProbeCreate, judgeReadAfterProbes } from '../src/checks/store-breaking.js';
 import { petsOf } from '../src/checks/pet-shape.js';
@@ -17,6 +17,7 @@ import { statusValues } from '../src/interface/openapi.js';
 import type { JsonObject } from '../src/interface/json.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { Creation } from '../src/session/probes.js';
+import { HandoffKey } from '../src/session/shared-results.js';
 import { idOf } from './support.js';
 
 /** The reason every test here gives without the flag. */
@@ -35,13 +36,18 @@ interface Probed {
   accounted: boolean;
 }
 
-/** What CREATE-005 sent, for the reads after it; undefined until it ran (deselected, or not opted into). */
-let sent: { probes: Probed[]; status: string } | undefined;
+interface Sent {
+  probes: Probed[];
+  status: string;
+}
+
+/** What CREATE-005 sent, for the reads after it; not put when it did not run (deselected, or not opted into). */
+const SENT = new HandoffKey<Sent>('the names a store may not survive, as CREATE-005 sent them');
 
 /** The status the probes carry: the one the run has seen least of, so a listing filtered by it most likely fits one page. */
 function rarestStatus(t: RequirementRun): string {
   const counts = new Map(statusValues().map((s) => [s as string, 0]));
-  for (const pet of t.session.knownPets.values()) {
+  for (const pet of t.session.store.knownPets.values()) {
     const status = pet['status'];
     if (typeof status === 'string' && counts.has(status)) counts.set(status, (counts.get(status) ?? 0) + 1);
   }
@@ -56,8 +62,9 @@ function commonestCategory(shown: readonly bigint[]): bigint | undefined {
 }
 
 /** The reads' tests: not exercised without the flag, or when CREATE-005 sent nothing (deselected). */
-function probedOrSkip(t: RequirementRun): { probes: Probed[]; status: string } {
+function probedOrSkip(t: RequirementRun): Sent {
   if (t.session.config.riskBreakingStore !== true) t.notExercised(NOT_OPTED_IN);
+  const sent = t.session.shared.get(SENT);
   if (sent === undefined) t.notExercised('CREATE-005 was not selected (--only), so no name a store may not survive was sent to read back');
   return sent;
 }
@@ -90,34 +97,34 @@ function unaccountedIds(probes: readonly Probed[], creations: readonly Creation[
   return { ids: [...ids], notes };
 }
 
-describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
+export const storeBreaking = suite('4.2 names a store may not survive (--risk-breaking-store)', () => {
   requirementTest('CREATE-005', async (t) => {
     if (t.session.config.riskBreakingStore !== true) t.notExercised(NOT_OPTED_IN);
     const { session } = t;
-    const category = commonestCategory(session.shownCategoryIds(session.knownPets.values())) ?? (await session.knownCategoryIds())[0] ?? 1n;
+    const category = commonestCategory(session.store.shownCategoryIds(session.store.knownPets.values())) ?? (await session.store.knownCategoryIds())[0] ?? 1n;
     const status = rarestStatus(t);
     // A pet a probe stored without saying so is found by the ids of the creations around it.
-    if (session.probes.creations.length === 0) await session.createMarked('before the names a store may not survive');
+    if (session.store.probes.creations.length === 0) await session.store.createMarked('before the names a store may not survive');
     const probes: Probed[] = [];
     const undecided: string[] = [];
     try {
       for (const probe of STORE_BREAKING_PROBES) {
-        const marker = session.probes.next();
+        const marker = session.store.probes.next();
         const exchange = await t.send({ method: 'POST', path: '/pets', body: probeBody(probe, marker, category, status), contentType: 'application/json', purpose: `CREATE-005 ${probe.kind}` });
         const answer = judgeProbeCreate(probe, marker, exchange);
         t.record(answer.findings);
         if (answer.undecided !== undefined) undecided.push(answer.undecided);
         const pet = answer.pet !== undefined && idOf(answer.pet) !== undefined ? answer.pet : undefined;
-        if (pet !== undefined) session.recordCreated(pet, exchange);
+        if (pet !== undefined) session.store.recordCreated(pet, exchange);
         probes.push({ probe, exchange, accounted: answer.accounted, ...(pet === undefined ? {} : { pet }) });
       }
       const last = probes.at(-1);
-      if (probes.some((p) => !p.accounted) && last !== undefined && !session.probes.creations.some((c) => c.seq > last.exchange.seq)) {
-        await session.createMarked('after the names a store may not survive');
+      if (probes.some((p) => !p.accounted) && last !== undefined && !session.store.probes.creations.some((c) => c.seq > last.exchange.seq)) {
+        await session.store.createMarked('after the names a store may not survive');
       }
     } finally {
-      sent = { probes, status };
-      session.storeWritten();
+      session.shared.put(SENT, { probes, status });
+      session.store.storeWritten();
     }
     t.observe(`${probes.length} createPets with names a store may not survive (${probes.map((p) => `${p.probe.kind} #${p.exchange.seq}: ${p.exchange.response?.status ?? p.exchange.error?.code}`).join(', ')}), status ${status}`);
     if (undecided.length > 0) t.inconclusive(undecided.join('; '));
@@ -136,7 +143,7 @@ describe('4.2 names a store may not survive (--risk-breaking-store)', () => {
         if (ex.response?.status === 404) t.observe(`GET /pets/${id} ${what(probed)} answered 404`, ex);
         else t.record(judgeReadAfterProbes('GET-001', ex, what(probed), id));
       }
-      const { ids, notes } = unaccountedIds(probes, t.session.probes.creations);
+      const { ids, notes } = unaccountedIds(probes, t.session.store.probes.creations);
       for (const note of notes) t.observe(note);
       for (const id of ids) {
         const ex = await t.send({ method: 'GET', path: `/pets/${id}` });

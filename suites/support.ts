@@ -3,7 +3,7 @@
  * comparisons of pets. Pure; no requests.
  */
 import type { JsonObject, JsonValue } from '../src/interface/json.js';
-import type { Census } from '../src/session/session.js';
+import type { Census } from '../src/session/store-model.js';
 import { sameValue } from '../src/session/ids.js';
 
 export { idOf } from '../src/session/ids.js';

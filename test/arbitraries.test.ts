@@ -4,7 +4,7 @@ import { INVALID_NEW_PET_KINDS, invalidNewPetBody, invalidNewPetExamples } from 
 import { limitInRange, outOfRangeLimits } from '../src/arbitraries/limits.js';
 import { UNKNOWN_ID_PROBES, unknownIdCandidates } from '../src/arbitraries/pet-ids.js';
 import { markedInput, NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples, otherCaseNameTaken, validNewPet } from '../src/arbitraries/newPet.js';
-import { MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
 import { inCase, otherCaseMembers, withFieldsInCase } from '../src/arbitraries/member-case.js';
 import { MARKER_SLOT, withMarker } from '../src/arbitraries/marker.js';
 import { invalidStatusValue, validStatus } from '../src/arbitraries/statusFilter.js';

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, test } from 'vitest';
 import { referenceBehaviour as ref, type Behaviour, type RequestContext } from '../fixtures/reference-server/index.js';
 import { perKeyWindowLimiter } from '../fixtures/reference-server/limiters.js';
-import { MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
 import { onKeyedRequest } from '../fixtures/variants/shared-staging.js';
 import type { Report } from '../src/report/types.js';
 import { describeFailures, observationsIn, requirementIn, runVariant, variantNamed, type VariantRun } from './support/variant-run.js';

@@ -17,7 +17,7 @@ import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../sr
 import { listLimits } from '../src/interface/openapi.js';
 import { isInt64 } from '../src/interface/int64.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
-import { MIN_GROUP } from '../src/session/session.js';
+import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
 import { runVariant, type VariantRun } from './support/variant-run.js';
 import { RUN_TIMEOUT_MS } from './support/hang-guard.js';
 

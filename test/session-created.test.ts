@@ -1,5 +1,5 @@
 /**
- * Session.recordCreated with creations answered out of order (sent together): pets kept in send
+ * StoreModel.recordCreated (session.store) with creations answered out of order (sent together): pets kept in send
  * order, two 201s giving one id to different pets PET-002's with both exchanges cited, the same
  * pet answered twice not, and a listing not expected to show pets under a shared id.
  */
@@ -23,16 +23,16 @@ const CONFIG: RunConfig = {
 };
 
 const pet = (id: number, name: string, status = 'available'): JsonObject => ({ id, name, categoryId: 1, status });
-const created = (session: Session, seq: number, body: JsonObject): void => session.recordCreated(body, makeExchange({ seq, method: 'POST', status: 201, json: body }));
+const created = (session: Session, seq: number, body: JsonObject): void => session.store.recordCreated(body, makeExchange({ seq, method: 'POST', status: 201, json: body }));
 
-describe('Session.recordCreated', () => {
+describe('StoreModel.recordCreated', () => {
   it('keeps pets in send order whatever order their 201s arrived in', () => {
     const session = new Session(CONFIG);
     created(session, 4, pet(33, 'c'));
     created(session, 2, pet(31, 'a'));
     created(session, 3, pet(32, 'b'));
-    expect(session.createdPets.map((p) => p['name'])).toEqual(['a', 'b', 'c']);
-    expect(session.createdIds).toEqual(['31', '32', '33']);
+    expect(session.store.createdPets.map((p) => p['name'])).toEqual(['a', 'b', 'c']);
+    expect(session.store.createdIds).toEqual(['31', '32', '33']);
     expect(session.ledger.all('PET-002')).toEqual([]);
   });
 
@@ -45,10 +45,10 @@ describe('Session.recordCreated', () => {
       ['violation', 3, 'id 31; the other creation: exchange #2'],
       ['violation', 2, 'id 31; the other creation: exchange #3'],
     ]);
-    expect(session.isSharedId(31n)).toBe(true);
+    expect(session.store.isSharedId(31n)).toBe(true);
     // A listing can show only one pet under that id: neither is expected in a status filter.
-    expect(session.createdBefore(10, 'available')).toEqual([]);
-    expect(session.createdBefore(10, 'pending')).toEqual([]);
+    expect(session.store.createdBefore(10, 'available')).toEqual([]);
+    expect(session.store.createdBefore(10, 'pending')).toEqual([]);
   });
 
   it('the same pet answered to two creations is not two pets sharing an id', () => {
@@ -56,7 +56,7 @@ describe('Session.recordCreated', () => {
     created(session, 2, pet(31, 'b'));
     created(session, 3, pet(31, 'b'));
     expect(session.ledger.all('PET-002')).toEqual([]);
-    expect(session.isSharedId(31n)).toBe(false);
-    expect(session.createdBefore(10, 'available')).toHaveLength(2);
+    expect(session.store.isSharedId(31n)).toBe(false);
+    expect(session.store.createdBefore(10, 'available')).toHaveLength(2);
   });
 });

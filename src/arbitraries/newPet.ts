@@ -185,7 +185,7 @@ export function newPetExamples(known: bigint): NewPetExample[] {
   const [available, pending, sold, noStatus] = basic;
   const [above53, below53, int64Max, int64Min] = int64;
   const [emptyName, longName, zeroCategory] = names;
-  // In the order CREATE-001's groups of three go out together (Session.together): the first holds
+  // In the order CREATE-001's groups of three go out together (SendScheduler.together): the first holds
   // the two pets a fetch can show most of (CREATE-002 fetches the largest group, the one worth most
   // among groups as large), the second only categories the server shows, so that three creations
   // overlap on a server that refuses unknown categories too. A group goes out once the one before

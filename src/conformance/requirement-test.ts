@@ -22,7 +22,7 @@ import { bodyChars } from '../http/kept-body.js';
 import { display } from './display.js';
 import type { Evidence, KeyUse, Observation, RestsOn, SequenceFailure } from '../report/types.js';
 import { keyUseLine } from '../report/key-use.js';
-import { getSession, type Session } from '../session/session.js';
+import { getSession, type Session, type SuiteSession } from '../session/session.js';
 import { preflightOnce } from '../session/preflight.js';
 import { deriveSeed } from './seed.js';
 import { DESELECTED } from './reasons.js';
@@ -79,7 +79,7 @@ export interface PropertyOptions<T> {
   classOf?: (input: T) => string;
   /**
    * The examples are independent (no one creates what another needs or reads another's answer):
-   * send a few at a time while the key's window has room (Session.together). Their findings are
+   * send a few at a time while the key's window has room (SendScheduler.together). Their findings are
    * still reported in the examples' order. 'groups': in groups released at the same moment, for
    * examples whose overlap is itself under test (TogetherOptions.groups).
    */
@@ -102,7 +102,9 @@ export function casesJudged(examples: number, completed: number, otherExchanges 
 
 export class RequirementRun {
   readonly id: string;
-  readonly session: Session;
+  readonly session: SuiteSession;
+  /** The whole session: its ledger and scheduler are the harness's, not the suite's. */
+  readonly #session: Session;
   readonly #mark: number;
   readonly #cited: Exchange[] = [];
   /** Code of the client error that stopped this test, if one did: the exit code depends on it. */
@@ -115,6 +117,7 @@ export class RequirementRun {
   constructor(id: string, session: Session) {
     this.id = id;
     this.session = session;
+    this.#session = session;
     this.#mark = session.ledger.mark();
     this.#firstExchange = session.client.exchanges.length;
   }
@@ -133,7 +136,7 @@ export class RequirementRun {
 
   /** Send through the shared client, tagged with this requirement (and the property case being tried). */
   async send(req: Omit<SendRequest, 'purpose'> & { purpose?: string }): Promise<Exchange> {
-    await this.session.beforeSend();
+    await this.#session.scheduler.beforeSend();
     const label = this.#case.getStore();
     const ex = await this.session.client.send({ ...req, purpose: req.purpose ?? (label === undefined ? this.id : `${this.id} ${label}`) });
     if (this.#cited.length < PASS_CITATIONS) this.#cited.push(ex);
@@ -154,7 +157,7 @@ export class RequirementRun {
   }
 
   record(findings: readonly Finding[]): void {
-    this.session.ledger.add(findings);
+    this.#session.ledger.add(findings);
   }
 
   fail(message: string, ex?: Exchange): void {
@@ -186,7 +189,12 @@ export class RequirementRun {
 
   /** Findings about this requirement made since the test began. */
   findings(): Finding[] {
-    return this.session.ledger.since(this.#mark, this.id);
+    return this.#session.ledger.since(this.#mark, this.id);
+  }
+
+  /** Every finding about this requirement the run has made, in any test or check (a cross-cutting requirement's verdict). */
+  findingsOfRun(): Finding[] {
+    return this.#session.ledger.all(this.id);
   }
 
   get cited(): readonly Exchange[] {
@@ -233,7 +241,7 @@ export class RequirementRun {
         outcomes[index] = await attempt(example.input, `fixed case ${example.label}`);
       };
       const together = options.examplesTogether;
-      if (together !== undefined && together !== false) await this.session.together(examples, tryExample, { groups: together === 'groups' });
+      if (together !== undefined && together !== false) await this.#session.scheduler.together(examples, tryExample, { groups: together === 'groups' });
       else for (const [index, example] of examples.entries()) await tryExample(example, index);
       examples.forEach((example, index) => {
         const own = outcomes[index];
@@ -407,7 +415,7 @@ function declare(id: string, body: (t: RequirementRun) => Promise<void>, collect
     meta.requestsSoFar = stats.requests;
     meta.keyedRequestsSoFar = stats.keyedRequests;
     meta.waitedMsSoFar = Math.round(stats.waitedMs);
-    meta.createdIds = [...session.createdIds];
+    meta.createdIds = [...session.store.createdIds];
     const halt = session.client.stopped;
     if (halt !== undefined) meta.halt = halt;
     // Undecided once the run has halted, a test could not send what it needed: the halt is its
@@ -472,6 +480,6 @@ export function crossCuttingTest(id: string, relevant: (ex: Exchange) => boolean
       }
       t.observe(`checked on ${seen.length} responses`);
     },
-    (run) => run.session.ledger.all(id),
+    (run) => run.findingsOfRun(),
   );
 }

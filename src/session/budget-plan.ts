@@ -6,6 +6,9 @@
  * fixed requests alone exceed one window, so no random run is added: every one would be a request
  * of the key's next window.
  */
+import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
+import { newPetExamples } from '../arbitraries/newPet.js';
+
 export type PropertyKind = 'validCreate' | 'invalidCreate' | 'limits' | 'sequences';
 
 /**
@@ -65,6 +68,9 @@ const RULES: Record<PropertyKind, KindRule> = {
  * authentication probes carry no valid key and so draw on no key's window.
  */
 export const DETERMINISTIC_REQUESTS = 3 + 3 + 19 + 11 + 1 + 1 + 4;
+
+/** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
+export const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
 
 /** Ids between the brackets that CREATE-004 and AUTH-004 each fetch one by one, at most. */
 export const MAX_GAP_FETCHES = 10;

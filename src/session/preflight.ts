@@ -71,8 +71,8 @@ async function exchangeOf(send: () => Promise<Exchange>): Promise<Exchange | und
  * answered with a page is forgotten, so the first suite that needs one takes it again.
  */
 async function censusExchange(session: Session): Promise<Exchange | undefined> {
-  const exchange = await exchangeOf(async () => (await session.census()).exchange);
-  if (exchange?.response?.status !== 200) session.invalidateCensus();
+  const exchange = await exchangeOf(async () => (await session.store.census()).exchange);
+  if (exchange?.response?.status !== 200) session.store.invalidateCensus();
   return exchange;
 }
 

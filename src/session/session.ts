@@ -1,143 +1,47 @@
 /**
  * The run's shared state on the worker side: one client (so one rate-limit account and one
- * request budget for every suite), the ledger of findings, the census of the store, the
- * property-run plan, and the pets this run created. Suites get it through getSession().
+ * request budget for every suite), the ledger of findings, what is known of the store
+ * (store-model.ts), the check pipeline every exchange goes through (check-pipeline.ts), the send
+ * scheduler (rate-limit-sends.ts), the results tests share (shared-results.ts) and the
+ * property-run plan. Suites get it through getSession().
  */
 import { inject } from 'vitest';
-import { crossCuttingChecks } from '../checks/cross-cutting.js';
-import { checkRateLimitPair, openDistantResets } from '../checks/rate-limit-sequence.js';
-import { checkRetryHonoured } from '../checks/retry-after-reset.js';
-import { ServerClockReading, type ServerClock } from '../checks/server-clock.js';
-import { othersSpentInAWindow } from '../checks/key-use.js';
-import { petsOf } from '../checks/pet-shape.js';
-import { shownOnlyBy, violation, type Finding } from '../checks/finding.js';
-import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
-import { jsonBody, operationOf } from '../checks/body.js';
-import { validate } from '../interface/validators.js';
-import { createClient, reachOptions, type ConformanceClient, type SendRequest } from '../http/client.js';
-import type { Exchange } from '../http/exchange.js';
+import type { ServerClock } from '../checks/server-clock.js';
+import { createClient, reachOptions, type ConformanceClient } from '../http/client.js';
 import type { RunConfig } from '../run-config.js';
 import { Ledger } from './ledger.js';
+import { CheckPipeline } from './check-pipeline.js';
+import { registerRunChecks } from './run-checks.js';
+import { StoreModel } from './store-model.js';
+import { SharedResults } from './shared-results.js';
 import { encodeProgress } from '../conformance/progress.js';
 import { loggedExchange } from '../report/evidence.js';
-import { planPropertyRuns, type RunPlan } from './budget-plan.js';
-import { invalidNewPetExamples } from '../arbitraries/invalidNewPet.js';
-import { newPetExamples } from '../arbitraries/newPet.js';
-import { ProbeLedger, type RefusalRequirement } from './probes.js';
-import { idOf, samePet, sendOrderIndex } from './ids.js';
-import { limitFromPlan, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
-import { burstInputsOf, runBurst, type BurstResult } from './burst.js';
-import { earliestServerNow, holdForWindowMs, latestServerNow, planTopUp, topUpApproaching } from './window-top-up.js';
-import { DETERMINISTIC_REQUESTS } from './budget-plan.js';
-import { isClientError } from '../http/errors.js';
+import { planPropertyRuns, PROPERTY_EXAMPLE_REQUESTS, type RunPlan } from './budget-plan.js';
+import { limitFromPlan } from './burst-plan.js';
+import { SendScheduler } from './rate-limit-sends.js';
 import { listenForStop } from './stop-channel.js';
 import type { WaitRecord } from '../report/timeline-record.js';
 
-/** CREATE-001 sends its edge NewPets and CREATE-003 one body of each invalid class first. */
-const PROPERTY_EXAMPLE_REQUESTS = newPetExamples(1n).length + invalidNewPetExamples().length;
-
-/**
- * Requests kept for the run's own cases when the burst is sent mid-run: the deterministic probes,
- * the fixed examples and the authentication probes (a generous bound, not a count).
- */
-const TOP_UP_RESERVE = DETERMINISTIC_REQUESTS + PROPERTY_EXAMPLE_REQUESTS + 20;
-
-/** RATE-005's burst sent mid-run (src/session/window-top-up.ts), and RATE-006's request sent once its 429's Retry-After had passed. */
-export interface TopUp {
-  plan: Extract<BurstPlan, { kind: 'burst' }>;
-  result: BurstResult;
-  /** Keyed requests of the run in the window before the top-up, by the window's own Remaining. */
-  runInWindow: number;
-  recovery?: Exchange;
-}
-
-/**
- * Independent cases of one test sent together at most: a few, so the run's own requests can use up
- * a short window (the limit probe then decides RATE-005 for one request) without a burst's load.
- */
-export const CASES_AT_ONCE = 4;
-
-/**
- * The size of the groups Session.together releases at once, and the smallest it holds out for:
- * what overlapping creations need to show, and what CREATE-002 can afford to fetch whole on a Free
- * key (CREATE-001's fixed examples, fetched by the group).
- */
-export const MIN_GROUP = 3;
-/** Past the Reset by the earliest reading of the server's clock, as the client's own waits add their margin. */
-const GROUP_WAIT_MARGIN_MS = 250;
-
-export interface TogetherOptions {
-  /**
-   * Released in groups of MIN_GROUP at the same moment, each once the group before is
-   * answered, rather than one more as each is answered; and the first group waits for the next
-   * window when this one cannot take MIN_GROUP of them at once (Session.#holdForGroup). For cases
-   * whose overlap is itself under test (CREATE-001's valid creations).
-   */
-  groups?: boolean;
-}
-
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
-
-export interface Census {
-  exchange: Exchange;
-  /** Pets of a limit=100 listing; empty when the listing failed. */
-  pets: JsonObject[];
-  /** True when the listing returned fewer than 100 pets: it then shows the whole store. */
-  wholeStore: boolean;
-  ok: boolean;
-}
 
 export class Session {
   readonly config: RunConfig;
   readonly client: ConformanceClient;
   readonly ledger = new Ledger();
-  /** Ids (as decimal strings, exact) of pets this run created, in send order. */
-  readonly createdIds: string[] = [];
-  /**
-   * Pets this run created, as the service returned them, for later fetches: in send order, as
-   * creations sent together may be answered in any order.
-   */
-  readonly createdPets: JsonObject[] = [];
-  /** The seq of the exchange that created each pet of createdPets. */
-  readonly #createdAtSeq = new Map<JsonObject, number>();
-  /** Ids that two creations of this run received for different pets (PET-002's finding): a store can show only one pet under each. */
-  readonly #sharedIds = new Set<string>();
-  /**
-   * Every pet any response of the run showed, by exact id. The spec has no delete, so this is a
-   * lower bound on the store's size that does not depend on the listing being judged.
-   */
-  readonly knownPets = new Map<string, JsonObject>();
-  /** Every getPet of a pet the run knew (a listed or a created one), in send order: GET-001 judges CREATE-002's too. */
-  readonly fetchedPets: Array<{ pet: JsonObject; exchange: Exchange }> = [];
-  /** Markers of the requests that may create a pet, and what the service did with each. */
-  readonly probes: ProbeLedger;
-  #census: Promise<Census> | undefined;
-  /** The first census that showed a full page: from then on the store is known to hold 100 pets or more. */
-  #fullPage: Census | undefined;
-  readonly #memo = new Map<string, Promise<unknown>>();
+  readonly store: StoreModel;
+  /** Every exchange, as it arrives, to the store model and the run's checks; their findings to the ledger. */
+  readonly #checks: CheckPipeline;
+  /** Results tests share and hand on, by the typed keys their suites declare. */
+  readonly shared = new SharedResults();
+  /** Cases sent together, the waits for a window that takes them, and the mid-run burst. */
+  readonly scheduler: SendScheduler;
   #plan: RunPlan | undefined;
-  #previousKeyed: Exchange | undefined;
-  /** The latest keyed response of each operation: RATE-003's early refill compares within one (checkRateLimitPair). */
-  readonly #previousKeyedOf = new Map<string, Exchange>();
-  /** Each operation's responses that announced a Reset more than a minute ahead, still open: RATE-003's give-back rule (openDistantResets). */
-  readonly #distantResetsOf = new Map<string, Exchange[]>();
-  /** The server's clock, read from every response's Date as it arrives (src/checks/server-clock.ts). */
-  readonly #clock = new ServerClockReading();
-  /** RATE-005's burst, when it was sent mid-run; undefined until then (and when it never was). */
-  topUp: TopUp | undefined;
-  /** Set once RATE-005's own test starts, or once a top-up was tried: one per run at most. */
-  #topUpClosed = false;
-  /** True while the mid-run burst and its recovery request are being sent: nothing else overlaps them. */
-  #toppingUp = false;
   /** Every wait the run made before sending more, as it began: the spans of report.html's timeline. */
   readonly waits: WaitRecord[] = [];
-  /** Reads of created pets that did not find them yet and were made again within the read-after-write grace (suites/fetch-pet.ts). */
-  readonly laggedReads = new Set<number>();
 
   constructor(config: RunConfig) {
     this.config = config;
-    this.probes = new ProbeLedger(config.runId);
     this.client = createClient({
       baseUrl: config.baseUrl,
       apiKey: config.apiKey,
@@ -154,9 +58,22 @@ export class Session {
       // Live count for the main side, taken as each request leaves: a cancelled test's requests
       // reach no test's meta, and one in flight at the abort may never be answered.
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
-      onExchange: (ex) => this.#inspect(ex),
+      onExchange: (ex) => this.#checks.inspect(ex),
       onWait: (ms, reason) => this.noteWait(ms, reason),
     });
+    this.store = new StoreModel({
+      runId: config.runId,
+      listStore: () => this.client.send({ method: 'GET', path: '/pets', query: [['limit', '100']], purpose: 'census' }),
+      create: (body, purpose) => this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose }),
+      exchangeOf: (seq) => this.client.exchanges.find((ex) => ex.seq === seq),
+      record: (findings) => this.ledger.add(findings),
+    });
+    this.#checks = new CheckPipeline((findings) => this.ledger.add(findings), () => this.client.exchanges);
+    // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
+    if (config.exchangeLog === true) this.#checks.observe((ex) => console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) })));
+    this.#checks.observe((ex) => this.store.observe(ex));
+    registerRunChecks(this.#checks, config, this.store.probes);
+    this.scheduler = new SendScheduler(this);
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
   }
 
@@ -172,127 +89,9 @@ export class Session {
     await this.client.idle(ms);
   }
 
-  /** No more mid-run bursts: RATE-005's test has started and sends its own if it needs one. */
-  closeTopUp(): void {
-    this.#topUpClosed = true;
-  }
-
-  /**
-   * Called before each request a test sends: when the run's own requests cannot use up a window
-   * and the window they are using has just enough time left to be filled, RATE-005's burst is
-   * sent now, on top of them, and after its 429 RATE-006's request at exactly Retry-After
-   * (src/session/window-top-up.ts). Once per run; a top-up that could not reach the limit is
-   * dropped, and RATE-005 then sends its burst at the end as without it.
-   */
-  async beforeSend(): Promise<void> {
-    const { client } = this;
-    // Planned on the window's Remaining, which requests still in flight (cases sent together) do not show yet.
-    const inputs = client.keyedInFlight > 0 ? undefined : this.#topUpInputs(0);
-    const plan = inputs === undefined ? undefined : planTopUp(inputs);
-    if (plan === undefined) return;
-    this.#topUpClosed = true;
-    this.#toppingUp = true;
-    const runInWindow = plan.tested.limit + 1 - plan.expected;
-    const send = (extra: Partial<SendRequest>): Promise<Exchange> =>
-      client.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, purpose: 'RATE-005', ...extra });
-    try {
-      const result = await runBurst(plan, () => send({}), (ms) => this.idle(ms, 'too little of the window is left for the burst', true));
-      if (result.outcome === 'stopped') return;
-      this.topUp = { plan, result, runInWindow };
-      if (result.outcome === 'refused' && result.throttled !== undefined) {
-        // Exactly when Retry-After says, with no backoff on top: that moment is what RATE-006 tests.
-        this.topUp.recovery = await send({ exactRetryAfter: true, purpose: 'RATE-006' });
-      }
-    } catch (error) {
-      // The test that was about to send meets the same stop (halt, budget) and reports it.
-      if (!isClientError(error)) throw error;
-    } finally {
-      this.#toppingUp = false;
-    }
-  }
-
-  /** What a top-up would be planned on now, with `inFlight` requests counted off Remaining; undefined when none may be sent any more. */
-  #topUpInputs(inFlight: number): BurstInputs | undefined {
-    if (this.#topUpClosed || !this.isSelected('RATE-005')) return undefined;
-    const { client } = this;
-    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
-    const serverNowMs = latestServerNow(this.serverClock, Date.now());
-    if (serverNowMs === undefined) return undefined;
-    const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE, this.serverClock);
-    return { ...inputs, ...(inputs.remaining === undefined ? {} : { remaining: Math.max(0, inputs.remaining - inFlight) }), serverNowMs };
-  }
-
-  /**
-   * Runs `run` on every item, up to CASES_AT_ONCE at a time while the key's window has room for
-   * them all and one to spare (ConformanceClient.mayOverlap): otherwise one at a time, so the
-   * last request of a window, the limit probe, a 429's wait and the mid-run burst each meet a run
-   * with nothing of its own in flight. For a test's independent cases (requests that neither
-   * create what another needs nor depend on another's answer). Every item runs; the earliest
-   * item's error is thrown once all have settled.
-   */
-  async together<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>, how: TogetherOptions = {}): Promise<void> {
-    await this.#holdForWindow(items.length);
-    if (how.groups === true) await this.#holdForGroup(Math.min(items.length, MIN_GROUP));
-    const running = new Set<Promise<void>>();
-    const atOnce = how.groups === true ? MIN_GROUP : CASES_AT_ONCE;
-    const roomForOneMore = (): boolean => {
-      if (running.size >= atOnce || this.#toppingUp || !this.client.mayOverlap(running.size)) return false;
-      const inputs = this.#topUpInputs(running.size);
-      return inputs === undefined || !topUpApproaching(inputs);
-    };
-    const failures = new Map<number, unknown>();
-    for (const [index, item] of items.entries()) {
-      // A group is released whole and answered whole before the next: the next one then goes out on
-      // the connections the group opened, all at the same moment (a fresh connection's handshake
-      // would hold its request back behind one that reuses a connection).
-      if (how.groups === true && running.size > 0 && !roomForOneMore()) await Promise.all([...running]);
-      while (running.size > 0 && !roomForOneMore()) await Promise.race(running);
-      const task: Promise<void> = run(item, index)
-        .catch((error: unknown) => {
-          failures.set(index, error);
-        })
-        .finally(() => running.delete(task));
-      running.add(task);
-    }
-    await Promise.all(running);
-    // The error of the earliest item, as when they run one after another, whatever finished first.
-    const first = Math.min(...failures.keys());
-    if (failures.has(first)) throw failures.get(first);
-  }
-
-  /**
-   * A group of `size` cases that must go out at the same moment waits for the next window when this
-   * one has no room for them all and one to spare (a shared key others nearly used up), rather than
-   * go out one at a time: a wait, never a request, and only where the window's Reset is known and
-   * no 429 was met (after one, cases are sent one at a time for the rest of the run).
-   */
-  async #holdForGroup(size: number): Promise<void> {
-    const { client } = this;
-    const { limit, remaining, reset } = client.rateLimit;
-    // A window too small for a group at all is not waited for: the next one would be no better.
-    if (size < MIN_GROUP || client.mayOverlap(MIN_GROUP - 1) || client.stats.throttled > 0 || remaining === undefined || (limit ?? 0) <= MIN_GROUP) return;
-    const now = earliestServerNow(this.serverClock, Date.now()) ?? Date.now();
-    const ms = windowLeftMs(reset, now);
-    if (ms !== undefined) await client.pause(ms + GROUP_WAIT_MARGIN_MS, `${size} cases that go out together wait for the next rate-limit window (X-RateLimit-Remaining ${remaining})`);
-  }
-
-  /**
-   * Where a top-up is in prospect, `cases` sent together (one keyed request each) wait for the
-   * next window when this one cannot take them whole with the top-up's moment still ahead after
-   * them (src/session/window-top-up.ts, holdForWindowMs): a wait, never a request.
-   */
-  async #holdForWindow(cases: number): Promise<void> {
-    const { client } = this;
-    const inputs = client.keyedInFlight > 0 ? undefined : this.#topUpInputs(0);
-    const earliest = earliestServerNow(this.serverClock, Date.now());
-    if (inputs === undefined || earliest === undefined) return;
-    const ms = holdForWindowMs(inputs, earliest, cases, CASES_AT_ONCE);
-    if (ms > 0) await client.pause(ms, `${cases} cases sent together wait for the next rate-limit window, which can take them whole`);
-  }
-
   /** The server's clock as the run's Date headers have shown it so far; undefined before any Date. */
   get serverClock(): ServerClock | undefined {
-    return this.#clock.clock;
+    return this.#checks.clock;
   }
 
   /** Marker carried in the names of everything this run creates or tries to create. */
@@ -304,46 +103,10 @@ export class Session {
     return this.config.selected.length === 0 || this.config.selected.includes(requirement);
   }
 
-  /** A limit=100 listing, made once and shared by every test that needs to know the store. */
-  census(): Promise<Census> {
-    this.#census ??= this.#takeCensus();
-    return this.#census;
-  }
-
-  /** One request's answer shared by every test that can use it (requests are the scarce resource). */
-  memo<T>(key: string, make: () => Promise<T>): Promise<T> {
-    let value = this.#memo.get(key) as Promise<T> | undefined;
-    if (value === undefined) {
-      value = make();
-      this.#memo.set(key, value);
-    }
-    return value;
-  }
-
-  /** Forget the census, so the next reader sees the store as it now is. */
-  invalidateCensus(): void {
-    this.#census = undefined;
-  }
-
-  /**
-   * After writes: forget the census, unless it showed a full page. Pets are never deleted, so a
-   * store that filled a limit=100 page still does, and that is all its readers take from such a
-   * census (ids and categories that exist, "one listing cannot show the store"): a new listing
-   * would cost a request of the key's window and tell them nothing more.
-   */
-  storeWritten(): void {
-    if (this.#fullPage === undefined) this.invalidateCensus();
-  }
-
-  /** A census that showed a full limit=100 page, once one did: the store holds 100 pets or more, now and later. */
-  get fullPageCensus(): Census | undefined {
-    return this.#fullPage;
-  }
-
   /** The property-run plan, fixed once from the first census and the budget left then. */
   async plan(): Promise<RunPlan> {
     if (this.#plan === undefined) {
-      const census = await this.census();
+      const census = await this.store.census();
       const remaining = this.client.rateLimit.remaining;
       this.#plan = planPropertyRuns({
         budgetLeft: this.client.remainingBudget(),
@@ -355,189 +118,14 @@ export class Session {
     }
     return this.#plan;
   }
-
-  /**
-   * Makes sure a valid creation precedes the first request of a requirement that may be refused,
-   * with nothing but refused createPets between, so its refused requests can be bracketed by two
-   * ids (suites/rejected-writes.ts). Free when the run's latest createPet was accepted, or was
-   * refused like every one since the last accepted: AUTH-004's refused requests then share
-   * CREATE-004's bracket (a pet stored from any refused request carries that request's marker).
-   */
-  openBracket(requirement: RefusalRequirement): Promise<void> {
-    return this.memo(`bracket-open-${requirement}`, async () => {
-      if (this.probes.bracketOpen) return;
-      await this.createMarked('bracket');
-    });
-  }
-
-  /** One valid creation named with a fresh marker, of a category the server shows (for brackets). */
-  async createMarked(purpose: string): Promise<Exchange> {
-    const [categoryId] = await this.knownCategoryIds();
-    const body = stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId: categoryId ?? 1n, status: 'available' });
-    const ex = await this.client.send({ method: 'POST', path: '/pets', body, contentType: 'application/json', purpose });
-    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
-    // Listed with the run's other creations, so the report names every pet the run added.
-    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
-    return ex;
-  }
-
-  /**
-   * The pets whose values the run may reuse to build requests that must be valid: those that pass
-   * the Pet schema (ids and categoryIds in the int64 range) and are not a body the server should
-   * have refused. An invalid pet in the store is PET-001's finding and must not spoil other requirements.
-   */
-  usable(pets: Iterable<JsonObject>): JsonObject[] {
-    return [...pets].filter((pet) => !this.probes.isAcceptedInvalid(pet) && isValidPet(pet));
-  }
-
-  /** categoryIds the server shows on some usable pet (the census and every pet seen since), in a stable order. */
-  async knownCategoryIds(): Promise<bigint[]> {
-    const census = await this.census();
-    return [...new Set(this.shownCategoryIds([...census.pets, ...this.knownPets.values()]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
-  /** categoryIds of the usable pets among `pets`, in their order (repeats included): no request, unlike knownCategoryIds. */
-  shownCategoryIds(pets: Iterable<JsonObject>): bigint[] {
-    return this.usable(pets).flatMap((pet) => {
-      const value = pet['categoryId'];
-      return typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value)) ? [BigInt(value)] : [];
-    });
-  }
-
-  /**
-   * Remember a created pet. A creation answered with an id another creation of this run received
-   * for a different pet breaks PET-002, shown by both exchanges. The same pet in both answers is
-   * one pet shown to two requests, not two pets sharing an id: the answer that does not echo its
-   * request is CREATE-001's finding.
-   */
-  recordCreated(pet: JsonObject, ex: Exchange): void {
-    const id = idOf(pet);
-    if (id === undefined) return;
-    const key = id.toString();
-    for (const other of this.createdPets) {
-      const otherSeq = this.#createdAtSeq.get(other);
-      if (idOf(other) !== id || otherSeq === undefined || samePet(other, pet)) continue;
-      this.#sharedIds.add(key);
-      this.ledger.add(sharedIdFindings(key, ex.seq, otherSeq));
-    }
-    const at = sendOrderIndex(this.createdPets, ex.seq, (p) => this.#createdAtSeq.get(p));
-    this.createdIds.splice(at, 0, key);
-    this.createdPets.splice(at, 0, pet);
-    this.#createdAtSeq.set(pet, ex.seq);
-  }
-
-  /** The seq of the exchange whose 201 returned this pet (an object of createdPets). */
-  creationSeqOf(pet: JsonObject): number | undefined {
-    return this.#createdAtSeq.get(pet);
-  }
-
-  /** Whether two creations of this run received this id for different pets (PET-002's finding). */
-  isSharedId(id: bigint): boolean {
-    return this.#sharedIds.has(id.toString());
-  }
-
-  /** The exchange that created a pet of createdPets, as the run's record keeps it (a long body cut to the evidence's limit). */
-  creationOf(pet: JsonObject): Exchange | undefined {
-    const seq = this.#createdAtSeq.get(pet);
-    return seq === undefined ? undefined : this.client.exchanges.find((ex) => ex.seq === seq);
-  }
-
-  async #takeCensus(): Promise<Census> {
-    const exchange = await this.client.send({
-      method: 'GET',
-      path: '/pets',
-      query: [['limit', '100']],
-      purpose: 'census',
-    });
-    const ok = exchange.response?.status === 200;
-    const pets = ok ? petsOf(exchange) : [];
-    const census = { exchange, pets, ok, wholeStore: ok && pets.length < 100 };
-    if (ok && !census.wholeStore) this.#fullPage ??= census;
-    return census;
-  }
-
-  /**
-   * Pets this run created with that status (as the 201 echoed it) by an exchange before `seq`: a
-   * listing sent at `seq` must know them. Not those whose id two creations received (PET-002's
-   * finding): the store can list only one of them.
-   */
-  createdBefore(seq: number, status: string): JsonObject[] {
-    return this.createdPets.filter((pet) => {
-      const at = this.#createdAtSeq.get(pet);
-      const id = idOf(pet);
-      return pet['status'] === status && at !== undefined && at < seq && id !== undefined && !this.isSharedId(id);
-    });
-  }
-
-  /** At least this many pets exist: what the census shows, or more if other responses showed more. */
-  async availableAtLeast(): Promise<number> {
-    const census = await this.census();
-    return Math.max(census.pets.length, this.knownPets.size);
-  }
-
-  #remember(ex: Exchange): void {
-    const status = ex.response?.status;
-    const op = operationOf(ex);
-    if (!((op === 'listPets' && status === 200) || (op === 'createPet' && status === 201) || (op === 'getPet' && status === 200))) return;
-    const body = jsonBody(ex);
-    if (body === undefined || !body.ok) return;
-    const pets = Array.isArray(body.value) ? body.value : [body.value];
-    for (const pet of pets) {
-      if (!isJsonObject(pet)) continue;
-      const id = idOf(pet);
-      if (id !== undefined) this.knownPets.set(id.toString(), pet);
-    }
-  }
-
-  #inspect(ex: Exchange): void {
-    // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
-    if (this.config.exchangeLog === true) console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) }));
-    this.#remember(ex);
-    this.probes.note(ex);
-    this.#clock.observe(ex);
-    const clock = this.serverClock;
-    const excused = (pet: JsonValue): boolean => this.probes.isAcceptedInvalid(pet);
-    this.ledger.add(crossCuttingChecks(ex, { excused, ...(this.config.plan === undefined ? {} : { plan: this.config.plan }), ...(clock === undefined ? {} : { clock }) }));
-    if (ex.retryOf !== undefined) {
-      const throttled = this.client.exchanges.find((e) => e.seq === ex.retryOf);
-      if (throttled !== undefined) this.ledger.add(checkRetryHonoured(throttled, ex, this.config.keyMode ?? 'shared', othersSpentInAWindow(this.client.exchanges), clock));
-    }
-    if (ex.request.auth === 'key' && ex.response !== undefined) {
-      const operation = operationOf(ex) ?? 'no operation';
-      const sameOperation = this.#previousKeyedOf.get(operation);
-      const distant = this.#distantResetsOf.get(operation) ?? [];
-      if (this.#previousKeyed !== undefined) this.ledger.add(checkRateLimitPair(this.#previousKeyed, ex, clock, sameOperation ?? ex, distant));
-      this.#previousKeyed = ex;
-      this.#previousKeyedOf.set(operation, ex);
-      this.#distantResetsOf.set(operation, openDistantResets(distant, ex, clock));
-    }
-  }
-}
-
-/** Pet objects already validated: the census and knownPets hand the same objects over and over. */
-const validity = new WeakMap<JsonObject, boolean>();
-
-function isValidPet(pet: JsonObject): boolean {
-  let valid = validity.get(pet);
-  if (valid === undefined) {
-    valid = validate('Pet', pet).length === 0;
-    validity.set(pet, valid);
-  }
-  return valid;
 }
 
 /**
- * PET-002's two findings for an id two creations received for different pets: one cites each
- * exchange, so both are evidence (a finding names one exchange).
+ * What a suite's test sees of the session (RequirementRun.session): the ledger, the check pipeline
+ * and the timeline's waits are the harness's (src/conformance/requirement-test.ts), and a test
+ * records findings through its RequirementRun.
  */
-function sharedIdFindings(id: string, seq: number, otherSeq: number): Finding[] {
-  const expected = 'Expected a new unique id for every creation';
-  const sequence = 'two creations given one id';
-  return [
-    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run received for a different pet / ${expected}`, seq, `id ${id}; the other creation: exchange #${otherSeq}`), sequence),
-    shownOnlyBy(violation('PET-002', `Received for a new pet an id that another creation of this run then received too, for a different pet / ${expected}`, otherSeq, `id ${id}; the other creation: exchange #${seq}`), sequence),
-  ];
-}
+export type SuiteSession = Pick<Session, 'config' | 'client' | 'store' | 'shared' | 'scheduler' | 'serverClock' | 'isSelected' | 'namePrefix' | 'plan' | 'idle'>;
 
 let current: Session | undefined;
 
