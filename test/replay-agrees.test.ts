@@ -93,11 +93,11 @@ describe('a replay report records the replay verdict of each replayed requiremen
     expect(report.specCoverage?.[0]?.requirements).toEqual([{ id: 'RATE-002', status: 'fail' }]);
     expectNoRunVerdict(report.verdictLine);
     expect(report.verdictLine).toBe(
-      'REPLAY, STILL FAILING: of 1 failing requirement replayed, 1 still failing (RATE-002); 13 exchanges re-sent; re-run beside them: 1 pass (LIST-004); 1 not replayed',
+      'REPLAY, STILL FAILING: 1 still failing (RATE-002) of 1 replayed; 13 exchanges re-sent; re-run beside them: 1 pass (LIST-004); 1 not replayed',
     );
-    // The console fits the same line to its width from the same facts.
+    // The console fits the same line to its width from the same facts, the replayed requirement named at every width.
     expect(verdictLineWithin(report, 1000)).toBe(report.verdictLine);
-    expectNoRunVerdict(verdictLineWithin(report, 60));
+    expect(verdictLineWithin(report, 70)).toBe('REPLAY, STILL FAILING: 1 still failing (RATE-002) of 1 replayed');
     expect(junitFails(renderJunit(report), 'RATE-002')).toBe(true);
     expect(junitFails(renderJunit(report), 'LIST-004')).toBe(false);
     expect(renderMarkdown(report)).toContain(report.verdictLine);
@@ -111,7 +111,7 @@ describe('a replay report records the replay verdict of each replayed requiremen
     expect(rate?.reason).toBe('replay could not tell: re-run: pass');
     expect(report.verdict).toBe('not-verified');
     expect(replayExitCode(results)).toBe(2);
-    expect(report.verdictLine).toMatch(/^REPLAY, COULD NOT TELL: of 1 failing requirement replayed, 1 could not tell \(RATE-002\);/);
+    expect(report.verdictLine).toMatch(/^REPLAY, COULD NOT TELL: 1 could not tell \(RATE-002\) of 1 replayed;/);
   });
 
   it('fixed: pass, and a FIXED line that names what was replayed, never CONFORMS', () => {
@@ -120,7 +120,7 @@ describe('a replay report records the replay verdict of each replayed requiremen
     expect(report.verdict).toBe('conforms');
     expect(replayExitCode(results)).toBe(0);
     expectNoRunVerdict(report.verdictLine);
-    expect(report.verdictLine).toMatch(/^REPLAY, FIXED: of 1 failing requirement replayed, 1 fixed \(RATE-002\);/);
+    expect(report.verdictLine).toMatch(/^REPLAY, FIXED: 1 fixed \(RATE-002\) of 1 replayed;/);
   });
 });
 
@@ -176,8 +176,12 @@ describe('replay of a RATE-002 failure at 3 s windows: the console, report.json,
       }
       expect(out.code).toBe(replayExitCode(out.results));
       expectNoRunVerdict(out.report.verdictLine);
-      expect(out.report.verdictLine).toMatch(/^REPLAY, [A-Z ]+: of 1 failing requirement replayed, 1 (still failing|fixed|could not tell) \(RATE-002\); \d+ exchanges? re-sent;/);
-      expect(out.stdout.split('\n')).toContain(verdictLineWithin(out.report, 100));
+      expect(out.report.verdictLine).toMatch(/^REPLAY, [A-Z ]+: 1 (still failing|fixed|could not tell) \(RATE-002\) of 1 replayed; \d+ exchanges? re-sent;/);
+      // The console's line fits its 100 columns uncut, and names the replayed requirement.
+      const consoleLine = verdictLineWithin(out.report, 100);
+      expect(out.stdout.split('\n')).toContain(consoleLine);
+      expect(consoleLine).not.toMatch(/…$/);
+      expect(consoleLine).toContain('(RATE-002) of 1 replayed');
       expect(out.junit).toContain(`name="verdictLine" value="${out.report.verdictLine}"`);
       expect(out.markdown).toContain(out.report.verdictLine);
       expect(out.html).toContain(out.report.verdictLine);

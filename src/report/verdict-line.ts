@@ -8,7 +8,7 @@
  *
  * A replay's report (replayOf) gets a line of its own, on the requirements it replayed and nothing else:
  *
- *   REPLAY, STILL FAILING: of 1 failing requirement replayed, 1 still failing (RATE-002); 52 exchanges re-sent; re-run beside them: 3 pass (GET-002, …); 31 not replayed
+ *   REPLAY, STILL FAILING: 1 still failing (RATE-002) of 1 replayed; 52 exchanges re-sent; re-run beside them: 3 pass (GET-002, …); 31 not replayed
  *
  * The console's last word is the same line made to fit one line of CONSOLE_COLUMNS (verdictLineWithin):
  * each level of detail drops what the console shows elsewhere: the hint of a not-exercised requirement
@@ -103,37 +103,35 @@ function brokenPart(facts: Facts, detail: Detail): string | undefined {
   return parts.length === 0 ? undefined : parts.join(', ');
 }
 
-/** "2 pass (GET-002, LIST-004)", or only the count where the detail drops ids. */
-function statusCount(list: readonly string[], word: string, detail: Detail): string {
-  return detail === 'full' || detail === 'flags' || detail === 'ids' ? `${list.length} ${word} (${ids(list)})` : `${list.length} ${word}`;
-}
-
 /** The words of the verdict line: a replay's own, else the run's verdict. */
 export function verdictWords(facts: Pick<Report, 'verdict' | 'replayOf'>): string {
   return (facts.replayOf === undefined ? VERDICT_WORDS : REPLAY_VERDICT_WORDS)[facts.verdict];
 }
 
 /**
- * A replay's line: what became of each requirement it replayed, what it re-sent, and the
- * requirements re-run only beside them (their senders), apart, since the replay judges none of them.
+ * A replay's line: what became of each requirement it replayed (named at every level: they are
+ * what the replay is about), what it re-sent, and the requirements re-run only beside them (their
+ * senders), apart, since the replay judges none of them.
  */
 function replayLineAt(facts: Facts, of: ReplayOf, detail: Detail): string {
   const replayed = new Set(of.requirements);
   const idsWith = (status: RequirementStatus, among: (r: RequirementResult) => boolean): string[] => facts.requirements.filter((r) => among(r) && r.status === status).map((r) => r.id);
   const outcomes = REPLAYED_STATUSES.flatMap((status) => {
     const list = idsWith(status, (r) => replayed.has(r.id));
-    return list.length === 0 ? [] : [statusCount(list, REPLAY_WORDS[status], detail)];
+    return list.length === 0 ? [] : [`${list.length} ${REPLAY_WORDS[status]} (${ids(list)})`];
   });
-  const head = `of ${plural(of.requirements.length, 'failing requirement')} replayed, ${outcomes.join(', ')}`;
   const beside = (['fail', 'inconclusive', 'pass'] as const).flatMap((status) => {
     const list = idsWith(status, (r) => !replayed.has(r.id));
-    return list.length === 0 ? [] : [statusCount(list, status, detail)];
+    if (list.length === 0) return [];
+    return [detail === 'full' || detail === 'flags' ? `${list.length} ${status} (${ids(list)})` : `${list.length} ${status}`];
   });
+  const resent = of.exchangesResent;
   const notReplayed = facts.requirements.filter((r) => r.reason === NOT_REPLAYED).length;
+  const wide = detail !== 'counts' && detail !== 'terse';
   const parts = [
-    head,
-    of.exchangesResent === undefined || detail === 'terse' ? undefined : `${plural(of.exchangesResent, 'exchange')} re-sent`,
-    beside.length === 0 ? undefined : `re-run beside them: ${beside.join(', ')}`,
+    `${outcomes.join(', ')} of ${of.requirements.length} replayed`,
+    resent === undefined || detail === 'terse' ? undefined : wide ? `${plural(resent, 'exchange')} re-sent` : `${resent} re-sent`,
+    beside.length === 0 || !wide ? undefined : `re-run beside them: ${beside.join(', ')}`,
     brokenPart(facts, detail),
     notReplayed === 0 || detail === 'terse' ? undefined : `${notReplayed} not replayed`,
   ].filter((p): p is string => p !== undefined);
