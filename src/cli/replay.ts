@@ -153,7 +153,8 @@ export async function replay(command: ReplayOptions): Promise<number> {
   );
   report = asReplayReport(
     report,
-    replayOfRecord({ digest: inputDigest, path: command.reportFile, results, resent: resent.judgements, leftOut: resent.leftOut }),
+    replayOfRecord({ digest: inputDigest, path: command.reportFile, results, resent: resent.judgements, leftOut: resent.leftOut, exchangesResent: resent.exchanges.length }),
+    results,
   );
   const paths = await writeReports(report, reportDir, command.reporters);
   // A re-sent createPet that succeeds adds a pet, as the run's did: say which, so it can be cleaned up.

@@ -9,11 +9,19 @@
  * by the sequence that can show it again (rise-sequence.ts), which must say no rise, in a window
  * that could have shown one, for fixed; the others by the re-run of the tests that made it.
  */
+import { REPLAY_WORDS, REPLAYED_STATUSES, replayVerdictOf, type ReplayedStatus } from '../report/replay-banner.js';
 import type { Level, RequirementResult } from '../report/types.js';
 import type { Judgement } from './judge.js';
 import { isRise } from './rise-sequence.js';
 
-export type ReplayVerdict = 'fixed' | 'still failing' | 'could not tell';
+export type ReplayVerdict = (typeof REPLAY_WORDS)[ReplayedStatus];
+
+/** The status a replay verdict is recorded as in the replay's report (REPLAY_WORDS read backwards). */
+export function statusOfReplay(verdict: ReplayVerdict): ReplayedStatus {
+  const status = REPLAYED_STATUSES.find((s) => REPLAY_WORDS[s] === verdict);
+  if (status === undefined) throw new Error(`no status for the replay verdict ${verdict}`);
+  return status;
+}
 
 export interface RequirementReplay {
   id: string;
@@ -64,9 +72,9 @@ function sequencesRerun(before: RequirementResult): string[] {
   return [...shown].map((what) => `only ${what} showed the failure, never one response: none of its exchanges was re-sent alone; the re-run, which sends the tests that made that sequence, showed none`);
 }
 
-/** 1: a must-requirement still fails; 2: one could not be told (CI must not read that as fixed); else 0. */
+const EXIT_CODES = { 'does-not-conform': 1, 'not-verified': 2, conforms: 0 } as const;
+
+/** 1: a must-requirement still fails; 2: one could not be told (CI must not read that as fixed); else 0. The replay report's verdict, as a code. */
 export function replayExitCode(results: readonly RequirementReplay[]): 0 | 1 | 2 {
-  const must = results.filter((r) => r.level === 'must');
-  if (must.some((r) => r.verdict === 'still failing')) return 1;
-  return must.some((r) => r.verdict === 'could not tell') ? 2 : 0;
+  return EXIT_CODES[replayVerdictOf(results.map((r) => ({ level: r.level, status: statusOfReplay(r.verdict) })))];
 }

@@ -313,6 +313,8 @@ export interface ReplayOf {
   findingsResent: Array<{ requirement: string; exchanges: number; leftOut: number }>;
   /** What the replay could not decide, and why (a "could not tell", or no single exchange that decides it). */
   cannotDecide: Array<{ requirement: string; reason: string }>;
+  /** Every exchange the replay re-sent, rises' sequences included (replay.json lists them); absent from replay reports written before it was recorded. */
+  exchangesResent?: number;
 }
 
 export interface Report {

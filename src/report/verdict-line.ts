@@ -6,11 +6,17 @@
  *   DOES NOT CONFORM: 3 of 33 requirements fail (2 must, 1 should); …
  *   NOT VERIFIED: 2 requirements inconclusive (CREATE-004, AUTH-004); 29 of 33 pass; …
  *
+ * A replay's report (replayOf) gets a line of its own, on the requirements it replayed and nothing else:
+ *
+ *   REPLAY, STILL FAILING: 1 still failing (RATE-002) of 1 replayed; 52 exchanges re-sent; re-run beside them: 3 pass (GET-002, …); 31 not replayed
+ *
  * The console's last word is the same line made to fit one line of CONSOLE_COLUMNS (verdictLineWithin):
  * each level of detail drops what the console shows elsewhere: the hint of a not-exercised requirement
  * (its row carries its whole reason), then the ids of lists (the counts line below has the numbers).
  */
-import type { Report, RequirementResult } from './types.js';
+import { NOT_REPLAYED } from '../conformance/reasons.js';
+import { REPLAY_VERDICT_WORDS, REPLAY_WORDS, REPLAYED_STATUSES } from './replay-banner.js';
+import type { ReplayOf, Report, RequirementResult, RequirementStatus } from './types.js';
 
 export const VERDICT_WORDS: Readonly<Record<Report['verdict'], string>> = {
   conforms: 'CONFORMS',
@@ -21,7 +27,7 @@ export const VERDICT_WORDS: Readonly<Record<Report['verdict'], string>> = {
 /** Beyond this many ids a list is only counted, so the line stays a line (report.json lists them all). */
 const MAX_IDS = 6;
 
-type Facts = Pick<Report, 'verdict' | 'summary' | 'notExercised' | 'runErrors' | 'halted'> & { requirements: readonly RequirementResult[] };
+type Facts = Pick<Report, 'verdict' | 'summary' | 'notExercised' | 'runErrors' | 'halted' | 'replayOf'> & { requirements: readonly RequirementResult[] };
 
 /** The console's width, which its verdict line fits in. */
 export const CONSOLE_COLUMNS = 100;
@@ -97,7 +103,43 @@ function brokenPart(facts: Facts, detail: Detail): string | undefined {
   return parts.length === 0 ? undefined : parts.join(', ');
 }
 
+/** The words of the verdict line: a replay's own, else the run's verdict. */
+export function verdictWords(facts: Pick<Report, 'verdict' | 'replayOf'>): string {
+  return (facts.replayOf === undefined ? VERDICT_WORDS : REPLAY_VERDICT_WORDS)[facts.verdict];
+}
+
+/**
+ * A replay's line: what became of each requirement it replayed (named at every level: they are
+ * what the replay is about), what it re-sent, and the requirements re-run only beside them (their
+ * senders), apart, since the replay judges none of them.
+ */
+function replayLineAt(facts: Facts, of: ReplayOf, detail: Detail): string {
+  const replayed = new Set(of.requirements);
+  const idsWith = (status: RequirementStatus, among: (r: RequirementResult) => boolean): string[] => facts.requirements.filter((r) => among(r) && r.status === status).map((r) => r.id);
+  const outcomes = REPLAYED_STATUSES.flatMap((status) => {
+    const list = idsWith(status, (r) => replayed.has(r.id));
+    return list.length === 0 ? [] : [`${list.length} ${REPLAY_WORDS[status]} (${ids(list)})`];
+  });
+  const beside = (['fail', 'inconclusive', 'pass'] as const).flatMap((status) => {
+    const list = idsWith(status, (r) => !replayed.has(r.id));
+    if (list.length === 0) return [];
+    return [detail === 'full' || detail === 'flags' ? `${list.length} ${status} (${ids(list)})` : `${list.length} ${status}`];
+  });
+  const resent = of.exchangesResent;
+  const notReplayed = facts.requirements.filter((r) => r.reason === NOT_REPLAYED).length;
+  const wide = detail !== 'counts' && detail !== 'terse';
+  const parts = [
+    `${outcomes.join(', ')} of ${of.requirements.length} replayed`,
+    resent === undefined || detail === 'terse' ? undefined : wide ? `${plural(resent, 'exchange')} re-sent` : `${resent} re-sent`,
+    beside.length === 0 || !wide ? undefined : `re-run beside them: ${beside.join(', ')}`,
+    brokenPart(facts, detail),
+    notReplayed === 0 || detail === 'terse' ? undefined : `${notReplayed} not replayed`,
+  ].filter((p): p is string => p !== undefined);
+  return `${verdictWords(facts)}: ${parts.join('; ')}`;
+}
+
 function lineAt(facts: Facts, detail: Detail): string {
+  if (facts.replayOf !== undefined) return replayLineAt(facts, facts.replayOf, detail);
   const s = facts.summary;
   const total = facts.requirements.length;
   const passing = `${ofTotal(s.pass, total, detail)} pass`;

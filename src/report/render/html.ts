@@ -24,7 +24,7 @@ import { timelineSection, TIMELINE_CSS, type FindingLink } from './timeline-html
 import { rowAnchor, timelineView, type ExchangeAnchor } from '../timeline.js';
 import type { RenderContext } from '../digest.js';
 import { describePlan } from '../../plans.js';
-import { VERDICT_WORDS } from '../verdict-line.js';
+import { verdictWords } from '../verdict-line.js';
 import { accessLine } from '../access.js';
 import { keyUseLine } from '../key-use.js';
 import { replayBanner } from '../replay-banner.js';
@@ -403,7 +403,7 @@ export async function renderHtml(report: Report, context: RenderContext = {}): P
   const timeline = await timelineSection(report, view);
   const linksOf = (id: string): ReadonlyMap<number, FindingLink> => timeline.links.get(id) ?? new Map();
   const drawn = new Set(view?.marks.map((m) => m.seq));
-  const verdictWordText = VERDICT_WORDS[report.verdict];
+  const verdictWordText = verdictWords(report);
   const toc = groups.map((g) => `<li><a href="#${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</a></li>`);
   const sections = groups.map(
     (g) => `<section aria-labelledby="${anchor('sec', g.section)}">\n<h2 id="${anchor('sec', g.section)}">${esc(sectionHeading(g.section))}</h2>\n${g.requirements.map((r) => requirement(r, linksOf(r.id), drawn)).join('\n')}\n</section>`,
