@@ -64,8 +64,7 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
  */
 async function showStaleReset(t: RequirementRun, recovery: Exchange): Promise<void> {
   const { session } = t;
-  const exchanges = session.client.exchanges;
-  const at = staleResetProbeAt(recovery, exchanges, observedWindowMs(exchanges, session.serverClock), Date.now(), session.config.maxWaitMs);
+  const at = staleResetProbeAt(recovery, session.client.exchanges, Date.now(), session.config.maxWaitMs);
   if (at === undefined) return;
   const waitMs = at - Date.now();
   if (waitMs > 0) await session.idle(waitMs, 'a Reset must have moved on by now', true);
