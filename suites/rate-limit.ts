@@ -18,7 +18,6 @@ import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
 import { recoveryStep } from '../src/session/recovery.js';
-import { staleResetProbeAt } from '../src/session/stale-reset-plan.js';
 import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -55,20 +54,6 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) return;
   if (status === 429) t.record(refused);
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
-}
-
-/**
- * One keyed request far enough past the refill for a Reset that crept on by less than a window to
- * lie beyond RATE-003's tolerance (staleResetProbeAt); it is judged as it arrives, by every check
- * of a keyed response.
- */
-async function showStaleReset(t: RequirementRun, recovery: Exchange): Promise<void> {
-  const { session } = t;
-  const at = staleResetProbeAt(recovery, session.client.exchanges, Date.now(), session.config.maxWaitMs);
-  if (at === undefined) return;
-  const waitMs = at - Date.now();
-  if (waitMs > 0) await session.idle(waitMs, 'a Reset must have moved on by now', true);
-  await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
 }
 
 /**
@@ -148,7 +133,6 @@ describe('8 limits', () => {
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
     judgeRecovery(t, throttledBy, ex);
-    await showStaleReset(t, ex);
   });
 
   requirementTest('RATE-007', async (t) => {

@@ -61,8 +61,7 @@ export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange
   return exchanges.filter((e) => e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to)).length;
 }
 
-/** X-RateLimit-Reset when it is a Unix time (not a relative count of seconds). */
-export const absoluteReset = (ex: Exchange): bigint | undefined => {
+const absoluteReset = (ex: Exchange): bigint | undefined => {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
   return reset !== undefined && reset >= BigInt(RELATIVE_BELOW) ? reset : undefined;
 };
