@@ -11,7 +11,7 @@ import { findEarly429s } from '../src/checks/early-429.js';
 import { describeOtherUse, judgeKeyUse, otherUseOf } from '../src/checks/key-use.js';
 import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
 import { observeDateLag } from '../src/checks/server-clock.js';
-import { findResetsMovingBack } from '../src/checks/rate-limit-sequence.js';
+import { findResetsMovingBack, findResetsPassedWithNothingGivenBack } from '../src/checks/rate-limit-sequence.js';
 import { judgeSequences } from './model-sequences.js';
 import { getSession } from '../src/session/session.js';
 import { encodeProgress } from '../src/conformance/progress.js';
@@ -49,10 +49,12 @@ export const crossCutting = suite('cross-cutting (1, 2, 4.3, 7, 8)', () => {
     t.noteKeyUse({ mode, ...(otherConsumption === undefined ? {} : { otherConsumption }) });
   });
   // Date headers that lagged the clock the run read from the freshest of them: recorded, never failed;
-  // and a Reset that moved back, judged on the whole run's clock.
+  // and a Reset that moved back or passed with nothing given back, judged on the whole run's clock.
   crossCuttingTest('RATE-003', answered, async (t) => {
     const exchanges = t.session.client.exchanges;
-    t.record([...observeDateLag(exchanges, t.session.serverClock), ...findResetsMovingBack(exchanges, t.session.serverClock)]);
+    const clock = t.session.serverClock;
+    const mode = t.session.config.keyMode ?? 'shared';
+    t.record([...observeDateLag(exchanges, clock), ...findResetsMovingBack(exchanges, clock), ...findResetsPassedWithNothingGivenBack(exchanges, mode, clock)]);
   });
   crossCuttingTest('RATE-004', keyed, async (t) => {
     if (t.session.config.plan === undefined) {

@@ -107,6 +107,24 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
     expect(judge(run([{ atMs: 0, remaining: 0, resetMs }, { atMs: 100, remaining: 0, resetMs, status: 429 }, { atMs: 6_100, remaining: 59, resetMs: resetMs + 6_000 }]))).toEqual([]);
   });
 
+  it('leaves a refill under a Reset whose moment had come to RATE-003: the server said that window was over (a Reset computed once)', () => {
+    const resetMs = NOW_MS + 2_000;
+    // Remaining 30 under Reset +2 s, then 59 under the same Reset at 2.5 s: a new window the Reset never named.
+    const stale = run([
+      { atMs: 0, remaining: 59, resetMs: NOW_MS + 4_000 },
+      { atMs: 1_900, remaining: 30, resetMs },
+      { atMs: 2_500, remaining: 59, resetMs },
+    ]);
+    expect(judge(stale)).toEqual([]);
+    // The same rise before that moment is one window's.
+    const early = run([
+      { atMs: 0, remaining: 59, resetMs: NOW_MS + 4_000 },
+      { atMs: 1_000, remaining: 30, resetMs: NOW_MS + 4_000 },
+      { atMs: 1_500, remaining: 59, resetMs: NOW_MS + 4_000 },
+    ]);
+    expect(violations(judge(early), 'RATE-002')).toHaveLength(1);
+  });
+
   it('passes the same run against one count per key', () => {
     for (const startMs of [0, 1000, 2500]) expect(judge(run(fixedWindow(requestsFrom(startMs, 3000), 3000, false)))).toEqual([]);
   });

@@ -15,7 +15,7 @@
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
-import { othersSpentInAWindow, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
+import { othersMaySpend, othersSpentInAWindow, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
 
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
@@ -108,7 +108,7 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
     let chosen: { findings: Finding[]; rank: bigint } | undefined;
     for (const prev of keyed) {
       if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock)) continue;
-      const allowance = dedicated ? 0n : maxOf(sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit')), seenOthers);
+      const allowance = othersMaySpend(dedicated, rateLimitValue(prev, 'x-ratelimit-limit'), seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
       const broken = checkEarly429(prev, throttled, 0, allowance, clock).length > 0;
       const counted = broken ? ownCountedBetween(exchanges, prev, throttled) - 1 : 0;
@@ -125,7 +125,5 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
   }
   return findings;
 }
-
-const maxOf = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 
 const isViolation = (f: Finding): boolean => f.kind === 'violation';

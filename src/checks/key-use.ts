@@ -20,6 +20,16 @@ export function sharedKeyAllowance(limit: bigint | undefined): bigint {
   return tenth > 2n ? tenth : 2n;
 }
 
+/**
+ * What other users of the key may have spent of one window unseen: nothing on a dedicated key; on a
+ * shared one the allowance, or the most the run saw them spend of one window (`seenOthers`) when larger.
+ */
+export function othersMaySpend(dedicated: boolean, limit: bigint | undefined, seenOthers: bigint): bigint {
+  if (dedicated) return 0n;
+  const allowance = sharedKeyAllowance(limit);
+  return allowance > seenOthers ? allowance : seenOthers;
+}
+
 /** One gap between two keyed responses of one window, and what others spent in it at least. */
 interface Gap {
   from: Exchange;

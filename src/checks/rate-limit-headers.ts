@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { receivedAt } from './response-date.js';
-import { serverMoment, type ServerClock } from './server-clock.js';
+import { serverMoment, type ServerClock, type ServerMoment } from './server-clock.js';
 import { MAX_PER_MINUTE, planLimits, type Plan } from '../plans.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
@@ -86,6 +86,10 @@ interface ResetJudgement {
 
 const wholeSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
+/** The earliest Reset a response handled at `moment` (else received locally at `localMs`) may announce. */
+const earliestAcceptedResetMs = (moment: ServerMoment | undefined, localMs: number): number =>
+  moment !== undefined ? wholeSecond(moment.earliest) - EARLY_MS : localMs - EARLY_MS - CLOCK_SKEW_MS;
+
 /**
  * Reset against the server's clock (server-clock.ts: the run's freshest Date headers, obsolete
  * date forms accepted, since they are only a reference here), or the local clock without any Date.
@@ -98,9 +102,18 @@ function judgeReset(ex: Exchange, clock: ServerClock | undefined): ResetJudgemen
   const localMs = receivedAt(ex);
   const reference =
     moment !== undefined
-      ? { ms: moment.earliest, from: clock === undefined ? 'its Date header' : "the server's clock, as the Date headers show it", lower: wholeSecond(moment.earliest) - EARLY_MS, upper: moment.latest + LATE_MS }
-      : { ms: localMs, from: 'the local clock (no Date header)', lower: localMs - EARLY_MS - CLOCK_SKEW_MS, upper: localMs + LATE_MS + CLOCK_SKEW_MS };
+      ? { ms: moment.earliest, from: clock === undefined ? 'its Date header' : "the server's clock, as the Date headers show it", lower: earliestAcceptedResetMs(moment, localMs), upper: moment.latest + LATE_MS }
+      : { ms: localMs, from: 'the local clock (no Date header)', lower: earliestAcceptedResetMs(moment, localMs), upper: localMs + LATE_MS + CLOCK_SKEW_MS };
   return { reset, resetMs, reference, ok: resetMs >= reference.lower && resetMs <= reference.upper };
+}
+
+/**
+ * Whether a Reset of `resetMs` had surely come when `ex` was handled: it lies before the earliest
+ * Reset `ex` itself could announce (RATE-003's whole-second tolerance, judgeReset's lower bound),
+ * so the window it ended was over, on any clock and rounding a conforming server may use.
+ */
+export function resetSurelyPassedAt(resetMs: number, ex: Exchange, clock?: ServerClock): boolean {
+  return ex.response !== undefined && resetMs < earliestAcceptedResetMs(serverMoment(ex, clock), receivedAt(ex));
 }
 
 /**

@@ -6,7 +6,9 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue, resetSurelyPassedAt } from './rate-limit-headers.js';
+import { othersMaySpend, othersSpentInAWindow, ownCountedBetween } from './key-use.js';
+import type { KeyMode } from '../run-config.js';
 import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
@@ -259,4 +261,78 @@ export function findResetsMovingBack(exchanges: readonly Exchange[], clock?: Ser
     latest.set(operation, [...earlier.filter((e) => e.resetMs > resetMs || receivedAt(e.ex) > ex.sentAt), { ex, resetMs }].slice(-MAX_OPEN_ANNOUNCEMENTS));
   }
   return [...findings.values()];
+}
+
+/** A keyed response of a per-minute window with the three headers, as the give-back rule reads it. */
+interface Announcement {
+  ex: Exchange;
+  resetMs: number;
+  remaining: bigint;
+  limit: bigint;
+}
+
+function announcementOf(ex: Exchange, clock: ServerClock | undefined): Announcement | undefined {
+  if (ex.request.auth !== 'key' || ex.response === undefined) return undefined;
+  const resetMs = plausibleResetMs(ex, clock);
+  const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
+  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
+  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
+  if (resetMs === undefined || ahead === undefined || ahead > SAME_WINDOW_MS || remaining === undefined || limit === undefined) return undefined;
+  return { ex, resetMs, remaining, limit };
+}
+
+/**
+ * RATE-003 over the whole run: once the Reset a response announced has surely come (it lies
+ * before the earliest Reset the later response could itself announce, resetSurelyPassedAt), the
+ * limit has reset, so at least one request it had counted is given back. A fixed window gives
+ * back all of them, a token bucket announcing when it is full likewise, one announcing its next
+ * token that token, and a sliding log its oldest request: every one at least one. So a later
+ * served response of the same operation (a limit kept per route has a Reset of its own) may not
+ * show Remaining as low as if nothing had been given back: the earlier Remaining less the run's
+ * requests that may have been counted in between (ownCountedBetween, an upper bound: any
+ * credentials, with headers or without, 429s too) and what other users of a shared key may have
+ * spent (othersMaySpend; nothing on a dedicated key). Only Resets of a per-minute window (at most
+ * 62 s ahead of their response) on both: a daily quota that binds gives nothing back before its
+ * own Reset. An earlier response at its Limit had nothing to give back. At most one finding per
+ * operation, its first.
+ */
+export function findResetsPassedWithNothingGivenBack(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
+  const dedicated = mode === 'dedicated';
+  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges);
+  const recent = new Map<string, Announcement[]>();
+  const findings = new Map<string, Finding>();
+  for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
+    const later = announcementOf(ex, clock);
+    if (later === undefined) continue;
+    const operation = operationOf(ex) ?? 'other';
+    const earlier = recent.get(operation) ?? [];
+    if (ex.response?.status !== 429 && !findings.has(operation)) {
+      const found = firstNothingGivenBack(exchanges, earlier, later, dedicated, seenOthers, clock);
+      if (found !== undefined) findings.set(operation, found);
+    }
+    recent.set(operation, [later, ...earlier].slice(0, MAX_OPEN_ANNOUNCEMENTS));
+  }
+  return [...findings.values()];
+}
+
+/** The latest of `earlier` (newest first) whose Reset had surely come at `later` and of whose requests `later` shows none given back. */
+function firstNothingGivenBack(exchanges: readonly Exchange[], earlier: readonly Announcement[], later: Announcement, dedicated: boolean, seenOthers: bigint, clock: ServerClock | undefined): Finding | undefined {
+  for (const e of earlier) {
+    if (e.remaining >= e.limit || receivedAt(e.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !resetSurelyPassedAt(e.resetMs, later.ex, clock)) continue;
+    const others = othersMaySpend(dedicated, e.limit, seenOthers);
+    // The later request itself is counted in between: a cheap bound first, the costly count only where it may tell.
+    if (later.remaining + 1n + others > e.remaining) continue;
+    const between = BigInt(ownCountedBetween(exchanges, e.ex, later.ex));
+    if (later.remaining + between + others > e.remaining) continue;
+    const atLeast = e.remaining + 1n - between - others;
+    const found = pairFinding(
+      'RATE-003',
+      `X-RateLimit-Reset ${iso(e.resetMs)} (exchange ${e.ex.seq}, Remaining ${e.remaining} of ${e.limit}) had passed by exchange ${later.ex.seq}, which still shows Remaining ${later.remaining}: ` +
+        `with ${between} of the run's requests that may have been counted in between${others > 0n ? ` and ${others} for other users of the key` : ''}, nothing was given back / Expected the limit to reset at the Reset announced, giving back at least one request`,
+      later.ex.seq,
+      'a Reset that passed with nothing given back',
+    );
+    return { ...found, pairedWith: e.ex.seq, expected: { kind: 'remaining-at-least', value: Number(atLeast) } };
+  }
+  return undefined;
 }

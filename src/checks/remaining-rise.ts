@@ -99,11 +99,16 @@ export function inOneWindowOf(earlier: Exchange, later: Exchange, clock: ServerC
   return a !== undefined && b !== undefined && inOneWindow(a, b, clock);
 }
 
-/** The earlier response's window still held the later one: the same Reset, or surely well before the earlier Reset. */
+/**
+ * The earlier response's window still held the later one: the same Reset, not yet come when the
+ * later one was handled, or surely well before the earlier Reset. A Reset repeated once its moment
+ * has come names a window the server itself says is over: a refill there is what a window's end
+ * gives, and a Reset that stopped moving is RATE-003's (a Reset computed once and never again).
+ */
 function inOneWindow(earlier: Reading, later: Reading, clock: ServerClock): boolean {
-  if (earlier.resetMs === later.resetMs) return true;
-  const at = serverMoment(later.ex, clock)?.latest;
-  return at !== undefined && at < earlier.resetMs - BEFORE_RESET_MS;
+  const at = serverMoment(later.ex, clock);
+  if (earlier.resetMs === later.resetMs) return at === undefined || at.earliest < earlier.resetMs;
+  return at !== undefined && at.latest < earlier.resetMs - BEFORE_RESET_MS;
 }
 
 /** A rise that neither refill explains, with the figures the finding states. */
