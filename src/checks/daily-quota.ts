@@ -9,11 +9,9 @@ import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { checkRetryAfter } from './retry-after.js';
 import { serverTimeOf, type ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
+import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-007';
-const DAY_MS = 86_400_000;
-/** Reset has whole seconds and Date truncates to them: two seconds either way are rounding. */
-const SLACK_MS = 2_000;
 
 /** Milliseconds from the server's time of the response to its X-RateLimit-Reset, when that is a Unix time in seconds. */
 export function resetAheadMs(ex: Exchange, clock?: ServerClock): number | undefined {
@@ -25,7 +23,7 @@ export function resetAheadMs(ex: Exchange, clock?: ServerClock): number | undefi
 /** A 429 whose Reset lies beyond the per-minute window: the server says the day, not the minute, is used up. */
 export function isDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): boolean {
   const ahead = resetAheadMs(ex, clock);
-  return ex.response?.status === 429 && ahead !== undefined && ahead > windowMs + SLACK_MS;
+  return ex.response?.status === 429 && ahead !== undefined && ahead > windowMs + WHOLE_SECONDS_MS;
 }
 
 export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): Finding[] {
@@ -34,9 +32,9 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
   const ahead = resetAheadMs(ex, clock);
   if (ahead === undefined) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${ex.response?.headers['x-ratelimit-reset'] ?? '(none)'} on the 429 after the daily quota / Expected the Unix time in seconds at which the day's quota resets`, ex.seq));
-  } else if (ahead <= windowMs + SLACK_MS) {
+  } else if (ahead <= windowMs + WHOLE_SECONDS_MS) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${seconds(ahead)} ahead on the 429 after the daily quota / Expected the end of the day's quota, beyond the per-minute window of ${seconds(windowMs)}`, ex.seq));
-  } else if (ahead > DAY_MS + SLACK_MS) {
+  } else if (ahead > DAY_MS + WHOLE_SECONDS_MS) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${(ahead / 3_600_000).toFixed(1)} h ahead on the 429 after the daily quota / Expected no more than a day ahead`, ex.seq));
   }
   const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
@@ -54,7 +52,7 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
 export function retryAfterEndsBeforeDay(refusal: Exchange, clock?: ServerClock): boolean {
   const retryAt = retryAfterPassesAt(refusal);
   const ahead = resetAheadMs(refusal, clock);
-  return retryAt !== undefined && ahead !== undefined && retryAt - receivedAt(refusal) < ahead - SLACK_MS;
+  return retryAt !== undefined && ahead !== undefined && retryAt - receivedAt(refusal) < ahead - WHOLE_SECONDS_MS;
 }
 
 /**

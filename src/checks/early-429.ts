@@ -20,10 +20,9 @@ import { othersMaySpend, othersSpentInAWindow, ownCountedBetween, sharedKeyAllow
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
+import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
-/** A 429 whose Reset or Retry-After lies this far beyond the earlier window is another limit's (the day's). */
-const OTHER_LIMIT_MS = 2_000;
 
 /**
  * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
@@ -66,9 +65,10 @@ function pointsBeyond(throttled: Exchange, windowEnd: number, clock: ServerClock
   const throttledReset = plausibleResetMs(throttled, clock);
   const throttledAt = serverMoment(throttled, clock)?.earliest;
   const retryAt = retryAfterPassesAt(throttled);
+  // Beyond the earlier window by more than whole seconds explain: another limit's (the day's).
   return (
-    (throttledReset !== undefined && throttledReset > windowEnd + OTHER_LIMIT_MS) ||
-    (retryAt !== undefined && throttledAt !== undefined && throttledAt + (retryAt - receivedAt(throttled)) > windowEnd + OTHER_LIMIT_MS)
+    (throttledReset !== undefined && throttledReset > windowEnd + WHOLE_SECONDS_MS) ||
+    (retryAt !== undefined && throttledAt !== undefined && throttledAt + (retryAt - receivedAt(throttled)) > windowEnd + WHOLE_SECONDS_MS)
   );
 }
 

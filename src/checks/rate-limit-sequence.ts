@@ -13,22 +13,14 @@ import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import { operationOf } from './body.js';
+import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
-/**
- * A full refill this long before the Reset the earlier response announced shows that Reset was
- * wrong: whole-second Reset and Date, and clocks a second apart, explain up to 2 s.
- */
-const REFILL_EARLY_MS = 2_000;
-/** A whole-second Reset and a whole-second Date: within this of Reset, a give-back is not visible as a new Reset. */
-const ROUNDING_HIDES_MS = 2_000;
-/** A later Reset this far beyond the earlier one belongs to another limit (the daily quota). */
-const OTHER_LIMIT_MS = 2_000;
 /**
  * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of
  * rounding and clock), is a rise of Remaining in a window the server says goes on: RATE-002's
  * (remaining-rise.ts), as a limit counted per operation shows it, not a Reset that came late.
  */
-const SAME_WINDOW_MS = 62_000;
+const SAME_WINDOW_MS = MINUTE_WINDOW_MS + WHOLE_SECONDS_MS;
 
 const keyedPair = (a: Exchange, b: Exchange): boolean =>
   a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
@@ -63,7 +55,7 @@ export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: Serv
   if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
   if (resetBefore !== resetAfter || before === 0n || after < before) return [];
   const laterAt = serverMoment(later, clock)?.earliest;
-  if (laterAt !== undefined && Number(resetAfter) * 1000 - laterAt <= ROUNDING_HIDES_MS) return [];
+  if (laterAt !== undefined && Number(resetAfter) * 1000 - laterAt <= WHOLE_SECONDS_MS) return [];
   const found = violation('RATE-002', `Remaining did not fall: ${before} then ${after} within the window ending ${resetAfter} (exchanges ${earlier.seq} and ${later.seq}) / Expected at most ${before - 1n}`, later.seq);
   return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'remaining-at-most', value: Number(before - 1n) } }];
 }
@@ -89,7 +81,7 @@ function riseBeforeReset(prev: Exchange, next: Exchange, clock: ServerClock | un
   const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
   const after = rateLimitValue(later, 'x-ratelimit-remaining');
   if (resetMs === undefined || risenBy === undefined || before === undefined || after === undefined) return undefined;
-  if (after <= before || risenBy >= resetMs - REFILL_EARLY_MS) return undefined;
+  if (after <= before || risenBy >= resetMs - WHOLE_SECONDS_MS) return undefined;
   return { earlier, later, resetMs, risenBy, before, after };
 }
 
@@ -161,7 +153,8 @@ export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerC
   const resetMs = plausibleResetMs(earlier, clock);
   const laterReset = plausibleResetMs(later, clock);
   // A Reset far beyond the earlier window means another limit now applies (the day's), and may bring its own Limit.
-  if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + OTHER_LIMIT_MS) return [];
+  // A later Reset beyond the earlier one by more than whole seconds explain is another limit's (the day's).
+  if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + WHOLE_SECONDS_MS) return [];
   const laterAt = serverMoment(later, clock)?.latest;
   const sameReset = resetMs !== undefined && resetMs === laterReset;
   const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
@@ -216,7 +209,7 @@ const MAX_OPEN_ANNOUNCEMENTS = 32;
  */
 export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock?: ServerClock): Exchange[] {
   const now = serverMoment(ex, clock)?.earliest;
-  const stillOpen = (e: Exchange): boolean => now === undefined || (plausibleResetMs(e, clock) ?? 0) - REFILL_EARLY_MS > now;
+  const stillOpen = (e: Exchange): boolean => now === undefined || (plausibleResetMs(e, clock) ?? 0) - WHOLE_SECONDS_MS > now;
   const kept = open.filter(stillOpen);
   const resetMs = plausibleResetMs(ex, clock);
   const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);

@@ -26,14 +26,9 @@ import { limiterSaw, plausibleResetMs, rateLimitValue } from './rate-limit-heade
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
+import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
-/** The most a Reset may overstate the moment it names: rounded up to the second, on a clock a second ahead of Date's. */
-const RESET_SLACK_MS = 2_000;
-/** Times to a Reset beyond this belong to another limit (the day's): the plans' windows are a minute. */
-const MAX_WINDOW_MS = 60_000;
-/** A later response handled this long before the earlier one's Reset is in its window, whatever Reset it names. */
-const BEFORE_RESET_MS = 2_000;
 /** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
 const IN_FLIGHT_TOLERANCE_MS = 1;
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
@@ -68,7 +63,7 @@ export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerCl
   if (clock === undefined) return undefined;
   const measuring = windowClockOf(exchanges, clock);
   let longest = 0;
-  let overstates = RESET_SLACK_MS;
+  let overstates = WHOLE_SECONDS_MS;
   for (const ex of exchanges) {
     if (ex.request.auth !== 'key' || ex.response === undefined) continue;
     const resetMs = plausibleResetMs(ex, clock);
@@ -76,7 +71,7 @@ export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerCl
     if (resetMs === undefined || at === undefined) continue;
     overstates = Math.min(overstates, DATE_RESOLUTION_MS + resetMs - at.earliest);
     const ahead = resetMs - at.latest;
-    if (counted(ex) && ahead <= MAX_WINDOW_MS + RESET_SLACK_MS) longest = Math.max(longest, ahead);
+    if (counted(ex) && ahead <= MINUTE_WINDOW_MS + WHOLE_SECONDS_MS) longest = Math.max(longest, ahead);
   }
   const shortest = longest - overstates;
   return shortest > 0 ? shortest : undefined;
@@ -108,7 +103,7 @@ export function inOneWindowOf(earlier: Exchange, later: Exchange, clock: ServerC
 function inOneWindow(earlier: Reading, later: Reading, clock: ServerClock): boolean {
   const at = serverMoment(later.ex, clock);
   if (earlier.resetMs === later.resetMs) return at === undefined || at.earliest < earlier.resetMs;
-  return at !== undefined && at.latest < earlier.resetMs - BEFORE_RESET_MS;
+  return at !== undefined && at.latest < earlier.resetMs - WHOLE_SECONDS_MS;
 }
 
 /** A rise that neither refill explains, with the figures the finding states. */

@@ -12,6 +12,7 @@ import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import type { KeyMode } from '../run-config.js';
+import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 /** The retry's 429 may have come once the first 429's window had reset (on the server's clock), and names a later one. */
 function inLaterWindow(throttled: Exchange, retry: Exchange, clock: ServerClock | undefined): boolean {
@@ -29,8 +30,6 @@ const REQ = 'RATE-006';
 export const RETRY_AFTER_LATE_MS = 3_000;
 /** ... or this share of the time to Reset, when longer (a day window's Reset is hours away). */
 const RETRY_AFTER_LATE_SHARE = 0.1;
-/** Retry-After ending earlier than Reset by more than this is recorded (a token bucket does it rightly). */
-const RETRY_AFTER_EARLY_MS = 2_000;
 
 /**
  * When the 429's Retry-After ends on the server's clock, at the earliest and at the latest;
@@ -72,7 +71,7 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange, clock?: ServerClock
       ),
     ];
   }
-  if (end.latest < resetMs - RETRY_AFTER_EARLY_MS) {
+  if (end.latest < resetMs - WHOLE_SECONDS_MS) {
     return [observation(REQ, `Retry-After ${JSON.stringify(value)} ends ${-gap} s before X-RateLimit-Reset (a token bucket may allow the next request before it is full again; the retry tells)`, ex.seq)];
   }
   return [];

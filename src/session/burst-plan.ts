@@ -7,9 +7,8 @@
  * latencies) and the budget; nothing here sends or reads a clock.
  */
 import { PLAN_LIMITS, PLAN_NAMES, planLimits, type Plan } from '../plans.js';
+import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
-/** The spec's limits are per minute. */
-export const SPEC_WINDOW_MS = 60_000;
 /** More concurrent requests than this would look like an attack on a small server. */
 export const MAX_CONCURRENCY = 32;
 /** The burst plans to fill this share of the time it has, leaving room for latency that varies. */
@@ -138,7 +137,7 @@ export function planBurst(inputs: BurstInputs): BurstPlan {
     return { kind: 'cannot', reason: `reaching the limit needs ${needed} more requests and the run's budget has ${budgetLeft} left (raise --max-requests)` };
   }
   const left = windowLeftMs(inputs.reset, inputs.serverNowMs);
-  const whole = Math.min(SPEC_WINDOW_MS, Math.max(inputs.windowMs ?? SPEC_WINDOW_MS, left ?? 0));
+  const whole = Math.min(MINUTE_WINDOW_MS, Math.max(inputs.windowMs ?? MINUTE_WINDOW_MS, left ?? 0));
   const cap = Math.min(spendCap, budgetLeft);
   if (left !== undefined && tooLittleTime(expected, inputs.latencyMs, left, whole)) {
     const fresh = tested.limit + 1;

@@ -9,7 +9,8 @@
  * requests served in less than a minute mean one minute-long window served more than the limit,
  * however the windows are aligned.
  */
-import { SPEC_WINDOW_MS, isAbsoluteReset, type LimitUnderTest } from './burst-plan.js';
+import { isAbsoluteReset, type LimitUnderTest } from './burst-plan.js';
+import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
 export interface BurstResponse {
   seq: number;
@@ -119,7 +120,7 @@ export class BurstTally {
    * window adds none, but nothing in its headers tells the two apart.
    */
   #refill(w: Window): number {
-    return Math.floor((this.#tested.limit * Math.max(0, w.lastReceived - w.firstSent)) / SPEC_WINDOW_MS);
+    return Math.floor((this.#tested.limit * Math.max(0, w.lastReceived - w.firstSent)) / MINUTE_WINDOW_MS);
   }
 
   #window(reset: number, r: BurstResponse): Window {
@@ -160,7 +161,7 @@ export class BurstTally {
   #overByCount(r: BurstResponse): 'over' | 'span-ended' | undefined {
     if (!this.#tested.fromPlan || (r.remaining === undefined && (r.status < 200 || r.status > 299))) return undefined;
     this.#spanStart ??= r.sentAt;
-    if (r.receivedAt - this.#spanStart >= SPEC_WINDOW_MS) {
+    if (r.receivedAt - this.#spanStart >= MINUTE_WINDOW_MS) {
       this.#spanStart = r.sentAt;
       this.#spanServed = 1;
       return 'span-ended';

@@ -10,13 +10,12 @@ import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
-import { achievedPaceMs, retryConcurrency, retrySpendCap, SPEC_WINDOW_MS, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { achievedPaceMs, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
+import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
-/** Reset has whole seconds. */
-const SLACK_MS = 2_000;
 
 export interface BurstResult {
   outcome: 'refused' | 'over' | 'stopped';
@@ -68,9 +67,9 @@ export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerC
   for (const ex of exchanges) {
     if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
     const ahead = resetAheadMs(ex, clock);
-    if (ahead !== undefined && ahead > 0 && ahead <= SPEC_WINDOW_MS + SLACK_MS) longest = Math.max(longest ?? 0, ahead);
+    if (ahead !== undefined && ahead > 0 && ahead <= MINUTE_WINDOW_MS + WHOLE_SECONDS_MS) longest = Math.max(longest ?? 0, ahead);
   }
-  return Math.min(SPEC_WINDOW_MS, longest ?? SPEC_WINDOW_MS);
+  return Math.min(longest ?? MINUTE_WINDOW_MS);
 }
 
 export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
@@ -116,7 +115,7 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
           last: ex,
         };
       } else {
-        const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? SPEC_WINDOW_MS;
+        const whole = windowLeftMs(header(ex, 'x-ratelimit-reset'), serverTimeOf(ex)) ?? MINUTE_WINDOW_MS;
         const senders = concurrency.at(-1) ?? 1;
         const pace = achievedPaceMs(Date.now() - started, senders, received);
         const next = retryConcurrency(senders, plan.tested.limit + 1, ex.elapsedMs, whole, pace);

@@ -9,12 +9,10 @@ import { isDailyRefusal, resetAheadMs } from '../checks/daily-quota.js';
 import type { ServerClock } from '../checks/server-clock.js';
 import { planLimits, type Plan } from '../plans.js';
 import { header } from './burst.js';
+import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
-const DAY_MS = 86_400_000;
 /** ETA lines while the day is used up. */
 const PROGRESS_STEPS = 10;
-/** Reset has whole seconds. */
-const SLACK_MS = 2_000;
 
 export interface DayInputs {
   plan: Plan;
@@ -60,7 +58,7 @@ export async function exhaustDailyQuota(inputs: DayInputs): Promise<DayOutcome> 
   inputs.note(costLine(inputs.plan));
   for (;;) {
     // Once the headers say the day is used up, the next request is the one that must be refused: waiting for their Reset would take the rest of the day.
-    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && (resetAheadMs(last, inputs.clock?.()) ?? 0) > inputs.windowMs + SLACK_MS;
+    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && (resetAheadMs(last, inputs.clock?.()) ?? 0) > inputs.windowMs + WHOLE_SECONDS_MS;
     const ex = await inputs.send(!dayUsedUp);
     const served = inputs.served();
     if (ex.response?.status === 429) {

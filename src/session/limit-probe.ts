@@ -4,9 +4,10 @@
  * caller passes the run's exchanges and the probe.
  */
 import type { Exchange } from '../http/exchange.js';
-import { SPEC_WINDOW_MS, type LimitUnderTest } from './burst-plan.js';
+import type { LimitUnderTest } from './burst-plan.js';
 import { BurstTally } from './burst-tally.js';
 import { burstResponseOf, header } from './burst.js';
+import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
 export type LimitProbeVerdict =
   /** The probe got its 429: `served` requests of its window were served before it. */
@@ -27,7 +28,7 @@ export function probeWindow(exchanges: readonly Exchange[], probe: Exchange): Ex
       e.seq <= probe.seq &&
       e.request.auth === 'key' &&
       e.response !== undefined &&
-      (reset === undefined ? e.sentAt > probe.sentAt - SPEC_WINDOW_MS : header(e, 'x-ratelimit-reset') === reset || e.seq === probe.seq),
+      (reset === undefined ? e.sentAt > probe.sentAt - MINUTE_WINDOW_MS : header(e, 'x-ratelimit-reset') === reset || e.seq === probe.seq),
   );
 }
 

@@ -1,0 +1,17 @@
+/**
+ * The rate limit's named bounds, one definition each: every rule, plan and send policy that needs
+ * one imports it from here, so a bound changed for one rule is changed for all (see README.md here).
+ */
+
+/**
+ * X-RateLimit-Reset and Date carry whole seconds, and the server's clock and ours may be a second
+ * apart: a moment the headers name or imply may be off by this much either way, so no rule decides
+ * on a difference smaller than this.
+ */
+export const WHOLE_SECONDS_MS = 2_000;
+
+/** The spec's per-minute window: every plan's limit is per minute (spec §4). */
+export const MINUTE_WINDOW_MS = 60_000;
+
+/** The daily quota's window (spec §4). */
+export const DAY_MS = 86_400_000;
