@@ -18,15 +18,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { VARIANTS, phaseSeeds, windowPhasesOf } from '../../fixtures/variants/index.js';
 import { loadCatalog } from '../../src/catalog.js';
+import { packageRoot } from '../../src/interface/package-root.js';
 import { IDENTITY } from './layer.js';
 import { countBySection, exchangeMutants, type ExchangeMutant } from './mutants.js';
 import { explanationOf, loadRoom, type RoomEntry } from './room.js';
 import { runThroughLayer, type LayerRun } from './run.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = packageRoot();
 const OUT = join(ROOT, 'reports', 'exchange-mutation.json');
 /** As the stability bench: 4 phases of the window, here 2 seeds, for what time can move. */
 const PHASES = 4;

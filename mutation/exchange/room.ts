@@ -6,9 +6,9 @@
  * names the requirement whose catalog interpretation allows them.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { loadCatalog } from '../../src/catalog.js';
+import { packagePath } from '../../src/interface/package-root.js';
 
 export interface RoomEntry {
   mutants: string;
@@ -18,8 +18,8 @@ export interface RoomEntry {
   why: string;
 }
 
-/** The source file beside the built module (dist/mutation/exchange -> mutation/exchange). */
-export const ROOM_FILE = fileURLToPath(new URL('../../../mutation/exchange/room.yaml', import.meta.url));
+/** The committed file (mutation/exchange/room.yaml), whether this module runs from dist/ or from source. */
+export const ROOM_FILE = packagePath('mutation', 'exchange', 'room.yaml');
 
 const patternOf = (glob: string): RegExp => new RegExp(`^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
 

@@ -8,14 +8,14 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../../fixtures/reference-server/index.js';
 import { variantServerOptions, type Variant } from '../../fixtures/variants/index.js';
 import type { Report } from '../../src/report/types.js';
+import { packagePath } from '../../src/interface/package-root.js';
 import { startLayer, type Mutation } from './layer.js';
 
-/** The built CLI beside this module in dist/. */
-const CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+/** The built CLI, whether this module runs from dist/ or from source under vitest. */
+const CLI = packagePath('dist', 'src', 'cli', 'main.js');
 
 export interface LayerRun {
   offsetMs: number | undefined;
