@@ -143,8 +143,9 @@ const HOP_BY_HOP = new Set(['transfer-encoding']);
 
 function forward(upstream: URL, agent: Agent, request: WireRequest): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
-    const headers = request.headers.filter(([n]) => !HOP_BY_HOP.has(n.toLowerCase()) && n.toLowerCase() !== 'content-length');
-    headers.push(['Content-Length', String(request.body.length)]);
+    // The lines as they came, in their place; a body that came chunked is sent with its length.
+    const headers = request.headers.filter(([n]) => !HOP_BY_HOP.has(n.toLowerCase()));
+    if (headerOf(headers, 'content-length') === undefined && request.body.length > 0) headers.push(['Content-Length', String(request.body.length)]);
     const outgoing = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.target, headers: headers.flat(), agent, setHost: false }, (res) => {
       bodyOf(res).then(
         (body) => resolve({ status: res.statusCode ?? 502, statusMessage: res.statusMessage ?? '', headers: linesOf(res.rawHeaders), body }),
@@ -194,14 +195,16 @@ export async function startLayer(upstreamBaseUrl: string, mutation: Mutation = I
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = await bodyOf(req);
-    const original: WireRequest = { method: req.method ?? 'GET', target: req.url ?? '/', headers: linesOf(req.rawHeaders), body };
-    const url = new URL(original.target, 'http://layer.invalid');
+    const arrivedMs = Date.now();
+    const url = new URL(req.url ?? '/', 'http://layer.invalid');
     const path = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
-    const operation = operationOf(original.method, path, table);
+    const operation = operationOf(req.method ?? 'GET', path, table);
+    // Counted from the request's head, before its body is read: two requests sent together overlap here.
     const key = operation ?? '';
     const overlapping = inFlight.get(key) ?? 0;
     inFlight.set(key, overlapping + 1);
+    const body = await bodyOf(req);
+    const original: WireRequest = { method: req.method ?? 'GET', target: req.url ?? '/', headers: linesOf(req.rawHeaders), body };
     const authorization = headerOf(original.headers, 'authorization');
     const info: ExchangeInfo = {
       index: index++,
@@ -210,7 +213,7 @@ export async function startLayer(upstreamBaseUrl: string, mutation: Mutation = I
       query: url.searchParams,
       keyed: authorization !== undefined && /^bearer\s/i.test(authorization),
       overlapping,
-      arrivedMs: Date.now(),
+      arrivedMs,
     };
     try {
       let changed = false;

@@ -23,6 +23,7 @@ import { loadCatalog } from '../../src/catalog.js';
 import { packageRoot } from '../../src/interface/package-root.js';
 import { IDENTITY } from './layer.js';
 import { countBySection, exchangeMutants, type ExchangeMutant } from './mutants.js';
+import { statusOf, type MutantStatus } from './judge.js';
 import { explanationOf, loadRoom, type RoomEntry } from './room.js';
 import { runThroughLayer, type LayerRun } from './run.js';
 
@@ -36,8 +37,6 @@ const PARALLEL = Math.min(2, Math.max(1, Number(process.env['EXCHANGE_MUTATION_P
 /** Every this-many-th mutant run once also runs at the 4 phases: their verdict must not move. */
 const PHASE_SAMPLE_EVERY = 25;
 
-export type MutantStatus = 'killed' | 'unstable' | 'survived' | 'failed-elsewhere' | 'unreached';
-
 export interface MutantResult {
   name: string;
   sections: string[];
@@ -46,17 +45,6 @@ export interface MutantResult {
   explainedBy?: { kind: RoomEntry['kind']; interpretation: string; why: string };
   digest: string;
   runs: { offsetMs: number | undefined; seed: number; failing: string[]; applied: number; error?: string }[];
-}
-
-/** Whether a run fails a requirement of the mutant's sections. */
-const killedBy = (mutant: ExchangeMutant, run: LayerRun): boolean => run.failing.some((f) => mutant.sections.includes(f.section));
-
-export function statusOf(mutant: ExchangeMutant, runs: readonly LayerRun[]): MutantStatus {
-  if (runs.every((r) => r.applied === 0 && r.error === undefined)) return 'unreached';
-  const kills = runs.filter((r) => killedBy(mutant, r)).length;
-  if (kills === runs.length) return 'killed';
-  if (kills > 0) return 'unstable';
-  return runs.some((r) => r.failing.length > 0) ? 'failed-elsewhere' : 'survived';
 }
 
 // ---------------------------------------------------------------- incremental digests
