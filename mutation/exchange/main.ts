@@ -152,7 +152,14 @@ async function main(): Promise<number> {
   }
   const room = loadRoom();
   if (process.argv.includes('--rejudge')) {
-    const results = [...previousResults().values()].map((r) => rejudged(r, room));
+    // Judged again from the runs' failing ids, with the sections the mutants have now.
+    const sectionOf = new Map(loadCatalog().requirements.map((r) => [r.id, r.section]));
+    const current = new Map(all.map((m) => [m.name, m]));
+    const results = [...previousResults().values()].map((r) => {
+      const sections = current.get(r.name)?.sections ?? r.sections;
+      const runs = r.runs.map((run) => ({ ...run, failing: run.failing.map((id) => ({ section: sectionOf.get(id) ?? '' })) }));
+      return rejudged({ ...r, sections, status: statusOf({ sections }, runs) }, room);
+    });
     const measured = existsSync(OUT) ? (JSON.parse(readFileSync(OUT, 'utf8')) as Partial<Figures>).wallSeconds : undefined;
     return report(results, { operators: operators.size, targets: targets.size, wallSeconds: measured ?? 0 }, false);
   }

@@ -191,8 +191,12 @@ const unique = (values: string[]): string[] => [...new Set(values)];
  */
 const SHARED = '*';
 
+/** The operation that creates pets: the document's POST. */
+const creatingOperation = (): string => operations().find((op) => op.method === 'POST')?.operationId ?? 'createPet';
+
 export function fieldAndBodyTargets(): (FieldTarget | BodyTarget)[] {
   const sectionOf = operationSections();
+  const create = creatingOperation();
   const targets: (FieldTarget | BodyTarget)[] = [];
   const seen = new Set<string>();
   for (const { operation, status, response } of responses()) {
@@ -203,7 +207,9 @@ export function fieldAndBodyTargets(): (FieldTarget | BodyTarget)[] {
     const owner = `${where}.${status}`;
     if (seen.has(owner)) continue;
     seen.add(owner);
-    const sections = unique([...(shared ? [] : [sectionOf.get(operation) ?? '']), shared ? ELEMENT_SECTIONS.error : ELEMENT_SECTIONS.resource, statusSection(status)].filter((s) => s !== ''));
+    // A Pet a read shows is also the creation's (4.2: a created pet reads back as its 201 showed it, CREATE-002).
+    const readBack = !shared && operation !== create ? [sectionOf.get(create) ?? ''] : [];
+    const sections = unique([...(shared ? [] : [sectionOf.get(operation) ?? '']), shared ? ELEMENT_SECTIONS.error : ELEMENT_SECTIONS.resource, statusSection(status), ...readBack].filter((s) => s !== ''));
     targets.push({ class: 'body', name: owner, operation: where, status, inArray: body.inArray, sections });
     const schemaName = body.schema as 'Pet' | 'Error';
     for (const p of propertiesOf(componentSchema(schemaName))) {
@@ -255,7 +261,7 @@ export function statusTargets(): StatusTarget[] {
 
 export function requestTargets(): RequestTarget[] {
   const sectionOf = operationSections();
-  const create = operations().find((op) => op.method === 'POST')?.operationId ?? 'createPet';
+  const create = creatingOperation();
   const createSections = unique([sectionOf.get(create) ?? '', ELEMENT_SECTIONS.resource].filter((s) => s !== ''));
   const targets: RequestTarget[] = [];
   const body = (field: string, breaking: RequestTarget['breaking']): RequestTarget => ({ class: 'request', name: `NewPet.${field}`, operation: create, where: 'body', field, breaking, sections: createSections });
