@@ -171,7 +171,7 @@ async function main(): Promise<number> {
   const jobs = chosen.map((mutant) => async (): Promise<MutantResult> => {
     const digest = digestOf(mutant);
     const kept = reuse.get(mutant.name);
-    if (kept !== undefined && kept.digest === digest) return kept;
+    if (kept !== undefined && kept.digest === digest) return rejudged(kept, room);
     const index = all.indexOf(mutant);
     const runs: LayerRun[] = [];
     for (const placement of placements(mutant, index)) runs.push(await runThroughLayer(undefined, mutant.make(), placement));
