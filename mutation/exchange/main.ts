@@ -223,7 +223,14 @@ function report(results: readonly MutantResult[], figures: Figures, write: boole
   for (const status of ['killed', 'unstable', 'failed-elsewhere', 'survived', 'unreached'] as const) process.stdout.write(`${status.padEnd(18)}${results.filter((r) => r.status === status).length}\n`);
   process.stdout.write(`\n${JSON.stringify(summary)}\n`);
   const notKilled = results.filter((r) => r.status !== 'killed');
-  for (const r of notKilled) process.stdout.write(`${r.explainedBy === undefined ? 'UNEXPLAINED' : r.explainedBy.kind.padEnd(11)} ${r.status.padEnd(16)} ${r.name}${r.explainedBy === undefined ? '' : ` (${r.explainedBy.interpretation})`}\n`);
+  const sectionOf = new Map(loadCatalog().requirements.map((q) => [q.id, q.section]));
+  for (const r of notKilled) {
+    // Where the runs differ: how many the operator reached (changed an exchange in), how many failed on the mutant's sections.
+    const reached = r.runs.filter((run) => run.applied > 0).length;
+    const kills = r.runs.filter((run) => run.failing.some((id) => r.sections.includes(sectionOf.get(id) ?? ''))).length;
+    const runs = r.runs.length > 1 ? `, reached in ${reached} of ${r.runs.length} runs, killed in ${kills}` : '';
+    process.stdout.write(`${r.explainedBy === undefined ? 'UNEXPLAINED' : r.explainedBy.kind.padEnd(11)} ${r.status.padEnd(16)} ${r.name}${r.explainedBy === undefined ? '' : ` (${r.explainedBy.interpretation})`}${runs}\n`);
+  }
   process.stdout.write(`results: ${OUT}\n`);
   return summary['unexplained'] === 0 ? 0 : 1;
 }
