@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startReferenceServer } from '../dist/fixtures/reference-server/index.js';
-import { PHASE_DEPENDENT_VARIANTS, VARIANTS, variantServerOptions } from '../dist/fixtures/variants/index.js';
+import { PHASE_DEPENDENT_VARIANTS, VARIANTS, phaseSeeds, variantServerOptions, windowMsOf, windowPhasesOf } from '../dist/fixtures/variants/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/src/cli/main.js', import.meta.url));
 const SEED_COUNT = Number(process.env.BENCH_SEEDS ?? 3);
@@ -31,14 +31,12 @@ const PARALLEL = Math.min(2, Math.max(1, Number(process.env.BENCH_PARALLEL ?? 2)
 const PATTERN = new RegExp(process.env.BENCH_VARIANTS ?? '');
 const AS_JSON = process.env.BENCH_JSON === '1';
 
-const seeds = Array.from({ length: SEED_COUNT }, (_, i) => 1_000_003 * (i + 1));
+const seeds = phaseSeeds(SEED_COUNT);
 // The phase-dependent shapes too: this bench is where their failed sets are read.
 const variants = [...VARIANTS, ...PHASE_DEPENDENT_VARIANTS].filter((v) => PATTERN.test(v.name));
 
-/** The variant's window as its server is started (the reference's default is a minute). */
-const windowMsOf = (variant) => (variantServerOptions(variant).windowSeconds ?? 60) * 1000;
 /** OFFSET_COUNT phases spread evenly over the variant's window, in ms. */
-const offsetsOf = (variant) => Array.from({ length: OFFSET_COUNT }, (_, i) => Math.round((i * windowMsOf(variant)) / OFFSET_COUNT));
+const offsetsOf = (variant) => windowPhasesOf(variant, OFFSET_COUNT);
 
 /** A requirement's status and why, in a line: enough to read an unstable verdict from a CI log. */
 function said(requirement) {
