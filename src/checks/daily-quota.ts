@@ -10,13 +10,14 @@ import { checkRetryAfter } from './retry-after.js';
 import { serverTimeOf, type ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
 import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { isUnixSecondsReset } from '../rate-limit/reset-kind.js';
 
 const REQ = 'RATE-007';
 
 /** Milliseconds from the server's time of the response to its X-RateLimit-Reset, when that is a Unix time in seconds. */
 export function resetAheadMs(ex: Exchange, clock?: ServerClock): number | undefined {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
-  if (reset === undefined || reset < 1_000_000_000n || reset >= 100_000_000_000n) return undefined;
+  if (!isUnixSecondsReset(reset)) return undefined;
   return Number(reset) * 1000 - serverTimeOf(ex, clock);
 }
 

@@ -8,9 +8,10 @@
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, limiterSaw, rateLimitValue } from './rate-limit-headers.js';
+import { limiterSaw, rateLimitValue } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { iso } from './text.js';
+import { isUnixSecondsReset } from '../rate-limit/reset-kind.js';
 
 const REQ = 'RATE-002';
 
@@ -63,7 +64,7 @@ export function ownCountedBetween(exchanges: readonly Exchange[], from: Exchange
 
 const absoluteReset = (ex: Exchange): bigint | undefined => {
   const reset = rateLimitValue(ex, 'x-ratelimit-reset');
-  return reset !== undefined && reset >= BigInt(RELATIVE_BELOW) ? reset : undefined;
+  return isUnixSecondsReset(reset) ? reset : undefined;
 };
 
 /**

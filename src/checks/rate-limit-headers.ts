@@ -9,6 +9,7 @@ import { serverMoment, type ServerClock, type ServerMoment } from './server-cloc
 import { MAX_PER_MINUTE, planLimits, type Plan } from '../plans.js';
 import { excerpt, iso } from './text.js';
 import { violation, type Finding } from './finding.js';
+import { resetKind } from '../rate-limit/reset-kind.js';
 
 export const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 export type RateLimitHeader = (typeof RATE_LIMIT_HEADERS)[number];
@@ -30,10 +31,6 @@ const EARLY_MS = 1_000;
 const LATE_MS = 24 * 3600_000;
 /** Without a Date header the local clock stands in, and it may disagree with the server's. */
 const CLOCK_SKEW_MS = 300_000;
-/** Unix seconds below this lie before 2001: a relative count, not a timestamp. */
-export const RELATIVE_BELOW = 1e9;
-/** Unix seconds above this lie after year 5138: milliseconds, not seconds. */
-const MILLIS_ABOVE = 1e11;
 
 /**
  * Whether the rate limiter handled the request: its response carries X-RateLimit-Remaining. A
@@ -132,8 +129,9 @@ function checkResetTime(ex: Exchange, clock: ServerClock | undefined): Finding[]
   const { reset, resetMs, reference } = judged;
   const expected = `Expected a Unix timestamp in seconds between ${iso(reference.lower)} and ${iso(reference.upper)} (response time ${iso(reference.ms)}, from ${reference.from})`;
   let diagnosis: string;
-  if (reset < BigInt(RELATIVE_BELOW)) diagnosis = 'which looks like a relative number of seconds';
-  else if (reset > BigInt(MILLIS_ABOVE)) diagnosis = 'which looks like milliseconds';
+  const kind = resetKind(reset);
+  if (kind === 'relative-seconds') diagnosis = 'which looks like a relative number of seconds';
+  else if (kind === 'unix-milliseconds') diagnosis = 'which looks like milliseconds';
   else diagnosis = `= ${iso(resetMs)}, ${Math.round((resetMs - reference.ms) / 1000)} s from the response time`;
   return [violation('RATE-003', `Received X-RateLimit-Reset ${reset}, ${diagnosis} / ${expected}`, ex.seq)];
 }

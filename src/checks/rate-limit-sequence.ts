@@ -6,7 +6,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { RELATIVE_BELOW, plausibleResetMs, rateLimitValue, resetSurelyPassedAt } from './rate-limit-headers.js';
+import { plausibleResetMs, rateLimitValue, resetSurelyPassedAt } from './rate-limit-headers.js';
 import { othersMaySpend, othersSpentInAWindow, ownCountedBetween } from './key-use.js';
 import type { KeyMode } from '../run-config.js';
 import { receivedAt } from './response-date.js';
@@ -14,6 +14,7 @@ import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import { operationOf } from './body.js';
 import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { RELATIVE_BELOW } from '../rate-limit/reset-kind.js';
 
 /**
  * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of

@@ -9,6 +9,7 @@
 import type { HaltReason } from './errors.js';
 import type { AuthMode, RecordedResponse } from './exchange.js';
 import { parseRetryAfter, retryAfterDelayMs } from './retry-after.js';
+import { resetKind } from '../rate-limit/reset-kind.js';
 
 export interface RateLimitState {
   limit?: number;
@@ -273,7 +274,12 @@ function parseCount(value: string | undefined): number | undefined {
  * is judged by RATE-003, but the pacer still reads it the way that makes it wait, not hammer.
  */
 function resetToMs(reset: number, now: number): number {
-  if (reset >= 1e12) return reset;
-  if (reset >= 1e9) return reset * 1000;
-  return now + reset * 1000;
+  switch (resetKind(reset)) {
+    case 'unix-milliseconds':
+      return reset;
+    case 'unix-seconds':
+      return reset * 1000;
+    case 'relative-seconds':
+      return now + reset * 1000;
+  }
 }

@@ -8,6 +8,7 @@
  */
 import { PLAN_LIMITS, PLAN_NAMES, planLimits, type Plan } from '../plans.js';
 import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
+import { isUnixSecondsReset } from '../rate-limit/reset-kind.js';
 
 /** More concurrent requests than this would look like an attack on a small server. */
 export const MAX_CONCURRENCY = 32;
@@ -74,11 +75,6 @@ export function limitFromPlan(plan: Plan | undefined, advertisedLimit: number | 
   const matched = PLAN_NAMES.find((p) => PLAN_LIMITS[p].perMinute === advertisedLimit);
   if (matched === undefined) return undefined;
   return { limit: PLAN_LIMITS[matched].perMinute, source: `X-RateLimit-Limit ${advertisedLimit}, the ${matched} plan's limit`, fromPlan: true, plan: matched };
-}
-
-/** Unix seconds between 2001 and the year 5138: a timestamp, not a relative count or milliseconds. */
-export function isAbsoluteReset(reset: number | undefined): reset is number {
-  return reset !== undefined && reset >= 1e9 && reset < 1e11;
 }
 
 /** Milliseconds from the server's now to a plausible absolute Reset (Unix seconds), else undefined. */
@@ -165,7 +161,7 @@ function advertisedLimit(inputs: BurstInputs): LimitUnderTest | { reason: string
   if (limit !== undefined && remaining > limit) {
     return { reason: `advertised Remaining ${remaining} exceeds the advertised Limit ${limit}, so neither says when the limit is reached (give --plan)` };
   }
-  if (!isAbsoluteReset(inputs.reset)) {
+  if (!isUnixSecondsReset(inputs.reset)) {
     return { reason: 'without --plan the burst tells windows apart by X-RateLimit-Reset, and it is not a Unix time in seconds here (give --plan)' };
   }
   if (remaining + 1 > budgetLeft) {

@@ -9,7 +9,8 @@
  * requests served in less than a minute mean one minute-long window served more than the limit,
  * however the windows are aligned.
  */
-import { isAbsoluteReset, type LimitUnderTest } from './burst-plan.js';
+import type { LimitUnderTest } from './burst-plan.js';
+import { isUnixSecondsReset } from '../rate-limit/reset-kind.js';
 import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
 export interface BurstResponse {
@@ -62,7 +63,7 @@ export class BurstTally {
   }
 
   add(r: BurstResponse): TallyEvent {
-    const window = isAbsoluteReset(r.reset) ? this.#window(r.reset, r) : undefined;
+    const window = isUnixSecondsReset(r.reset) ? this.#window(r.reset, r) : undefined;
     if (r.status === 429) {
       if (window !== undefined) window.refused = true;
       return { kind: 'refused' };
