@@ -138,7 +138,15 @@ async function script(baseUrl: string, key: string): Promise<void> {
   for (const text of together) ids.push(...(/"id":(\d+)/.exec(text)?.slice(1) ?? []));
   for (const id of [...ids, '1', '999999999']) await (await get(`/pets/${id}`)).arrayBuffer();
   for (const path of ['/pets', '/pets/1']) await (await get(path, {})).arrayBuffer();
-  await Promise.all(Array.from({ length: 70 }, async () => (await get('/pets')).arrayBuffer()));
+  // Bursts until one meets a 429: a single burst split by a window's end may stay within the limit.
+  for (let round = 0; round < 5; round++) {
+    const statuses = await Promise.all(Array.from({ length: 70 }, async () => {
+      const res = await get('/pets');
+      await res.arrayBuffer();
+      return res.status;
+    }));
+    if (statuses.includes(429)) break;
+  }
 }
 
 const SAMPLE = [
