@@ -6,7 +6,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { plausibleResetMs, rateLimitValue, resetSurelyPassedAt } from './rate-limit-headers.js';
+import { plausibleResetMs, rateLimitValue, readingOf, resetSurelyPassedAt, type Reading } from './rate-limit-headers.js';
 import { othersMaySpend, othersSpentInAWindow, ownCountedBetween } from './key-use.js';
 import type { KeyMode } from '../run-config.js';
 import { receivedAt } from './response-date.js';
@@ -257,22 +257,11 @@ export function findResetsMovingBack(exchanges: readonly Exchange[], clock?: Ser
   return [...findings.values()];
 }
 
-/** A keyed response of a per-minute window with the three headers, as the give-back rule reads it. */
-interface Announcement {
-  ex: Exchange;
-  resetMs: number;
-  remaining: bigint;
-  limit: bigint;
-}
-
-function announcementOf(ex: Exchange, clock: ServerClock | undefined): Announcement | undefined {
-  if (ex.request.auth !== 'key' || ex.response === undefined) return undefined;
-  const resetMs = plausibleResetMs(ex, clock);
-  const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
-  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
-  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
-  if (resetMs === undefined || ahead === undefined || ahead > SAME_WINDOW_MS || remaining === undefined || limit === undefined) return undefined;
-  return { ex, resetMs, remaining, limit };
+/** A reading of a per-minute window (its Reset at most SAME_WINDOW_MS ahead), as the give-back rule reads it. */
+function announcementOf(ex: Exchange, clock: ServerClock | undefined): Reading | undefined {
+  const reading = readingOf(ex, clock);
+  const ahead = reading === undefined ? undefined : announcedAheadMs(ex, reading.resetMs, clock);
+  return ahead === undefined || ahead > SAME_WINDOW_MS ? undefined : reading;
 }
 
 /**
@@ -293,7 +282,7 @@ function announcementOf(ex: Exchange, clock: ServerClock | undefined): Announcem
 export function findResetsPassedWithNothingGivenBack(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
   const dedicated = mode === 'dedicated';
   const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges);
-  const recent = new Map<string, Announcement[]>();
+  const recent = new Map<string, Reading[]>();
   const findings = new Map<string, Finding>();
   for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
     const later = announcementOf(ex, clock);
@@ -310,7 +299,7 @@ export function findResetsPassedWithNothingGivenBack(exchanges: readonly Exchang
 }
 
 /** The latest of `earlier` (newest first) whose Reset had surely come at `later` and of whose requests `later` shows none given back. */
-function firstNothingGivenBack(exchanges: readonly Exchange[], earlier: readonly Announcement[], later: Announcement, dedicated: boolean, seenOthers: bigint, clock: ServerClock | undefined): Finding | undefined {
+function firstNothingGivenBack(exchanges: readonly Exchange[], earlier: readonly Reading[], later: Reading, dedicated: boolean, seenOthers: bigint, clock: ServerClock | undefined): Finding | undefined {
   for (const e of earlier) {
     if (e.remaining >= e.limit || receivedAt(e.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !resetSurelyPassedAt(e.resetMs, later.ex, clock)) continue;
     const others = othersMaySpend(dedicated, e.limit, seenOthers);

@@ -22,7 +22,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { limiterSaw, plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { limiterSaw, plausibleResetMs, readingOf, type Reading } from './rate-limit-headers.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
@@ -33,14 +33,6 @@ const REQ = 'RATE-002';
 const IN_FLIGHT_TOLERANCE_MS = 1;
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
 const PAIRS_BACK = 64;
-
-/** A keyed response with the three headers usable, and its Reset placed on the server's clock. */
-export interface Reading {
-  ex: Exchange;
-  remaining: bigint;
-  limit: bigint;
-  resetMs: number;
-}
 
 /**
  * The run's keyed requests the server surely counted: answered, not refused with 429, and handled
@@ -75,14 +67,6 @@ export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerCl
   }
   const shortest = longest - overstates;
   return shortest > 0 ? shortest : undefined;
-}
-
-function readingOf(ex: Exchange, clock: ServerClock): Reading | undefined {
-  if (ex.request.auth !== 'key' || ex.response === undefined) return undefined;
-  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
-  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
-  const resetMs = plausibleResetMs(ex, clock);
-  return remaining === undefined || limit === undefined || resetMs === undefined ? undefined : { ex, remaining, limit, resetMs };
 }
 
 /**
