@@ -18,7 +18,7 @@ import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../sr
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
 import { judgeLimitProbe } from '../src/session/limit-probe.js';
-import { recoveryStep } from '../src/session/recovery.js';
+import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
 import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -55,6 +55,20 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   if (ex.retryOf === throttledBy.seq) return;
   if (status === 429) t.record(refused);
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
+}
+
+/**
+ * One keyed request far enough past the refill for a stale Reset to lie beyond RATE-003's
+ * tolerance, where the recovery's Reset calls for it (staleResetProbeAt); it is judged as it
+ * arrives, by every check of a keyed response.
+ */
+async function showStaleReset(t: RequirementRun, throttledBy: Exchange, recovery: Exchange): Promise<void> {
+  const { session } = t;
+  const at = staleResetProbeAt({ throttledBy, recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+  if (at === undefined) return;
+  const waitMs = at - Date.now();
+  if (waitMs > 0) await session.idle(waitMs, 'a Reset named at the refill must have moved on by now', true);
+  await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
 }
 
 /**
@@ -134,6 +148,7 @@ export const rateLimit = suite('8 limits', () => {
     // Exactly when Retry-After says, not paced by X-RateLimit-Reset and with no backoff on top: that moment is what is tested.
     const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
     judgeRecovery(t, throttledBy, ex);
+    await showStaleReset(t, throttledBy, ex);
   });
 
   requirementTest('RATE-007', async (t) => {

@@ -118,8 +118,8 @@ export function topUpApproaching(inputs: BurstInputs): boolean {
 }
 
 /**
- * Requests after cases sent together that may not pass the top-up's check (Session.beforeSend):
- * a census (Session.census) is sent by the session itself, as after CREATE-003's cases.
+ * Requests after cases sent together that may not pass the top-up's check (SendScheduler.beforeSend):
+ * a census of the store (session.store.census) is sent by the session itself, as after CREATE-003's cases.
  */
 const UNCHECKED_AFTER_CASES = 2;
 
