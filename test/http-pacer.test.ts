@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthMode, RecordedResponse } from '../src/http/exchange.js';
 import { Pacer } from '../src/http/pacer.js';
+import type { Pacing } from '../src/http/send-policy.js';
+import { exactRetryAfterHold, exactRetryMs } from '../src/rate-limit/exact-retry.js';
+import { atWindowLimit } from '../src/rate-limit/limit-probe.js';
 
 /** A whole second, so a Reset in Unix seconds maps onto it exactly and waits are exact numbers. */
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
@@ -15,6 +18,9 @@ const T0_SEC = T0 / 1000;
 const MARGIN = 250;
 
 const PACED_KEYED = { paced: true, keyed: true };
+/** A send that asked for the exact Retry-After (RATE-006's recovery request). */
+const EXACT = { paced: false, keyed: true, retryOn429: false, exactRetryAfter: true };
+const at = (pacer: Pacer, now: number, inFlightKeyed = 0): Pacing => ({ pacer, inFlightKeyed, now });
 
 function response(status: number, headers: Record<string, string> = {}): RecordedResponse {
   return { status, headers, bodyText: '', truncated: false };
@@ -134,16 +140,16 @@ describe('Retry-After of a 429', () => {
     observe(429, { 'retry-after': '0' }, T0);
     // The backoff stretches the ordinary wait to a second; the probe goes when Retry-After said.
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(1_000 + MARGIN);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)).toBeUndefined();
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))).toBeUndefined();
     observe(429, { 'retry-after': '3' }, T0);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(3_000 + MARGIN);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(3_000 + MARGIN);
   });
 
   it('measures an exact HTTP-date Retry-After against the response\'s Date, not the local clock', () => {
     const pacer = new Pacer({});
     // The local clock is 5 s behind the server's: the wait is the 10 s the server meant.
     observer(pacer)(429, { date: new Date(T0 + 5_000).toUTCString(), 'retry-after': new Date(T0 + 15_000).toUTCString() }, T0);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(10_000 + MARGIN);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(10_000 + MARGIN);
   });
 
   it('holds sends that skip window pacing, whatever their auth', () => {
@@ -172,8 +178,8 @@ describe('Retry-After of a 429', () => {
     const see = observer(pacer);
     see(429, { 'retry-after': '1' }, T0);
     expect(pacer.holdBeforeRetry(T0)).toBe(1_100);
-    expect(pacer.holdBeforeExactRetry(T0)).toBe(1_100);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(1_100);
+    expect(exactRetryMs(pacer, T0)).toBe(1_100);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(1_100);
     see(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 1_100);
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 1_100)?.ms).toBe(30_000 - 1_100 + 100);
   });
@@ -429,42 +435,42 @@ describe('the limit probe (the request over a used-up window)', () => {
   it('is due for a paced keyed send when the server\'s own Remaining reached 0 and no 429 was seen', () => {
     const pacer = new Pacer({});
     observer(pacer)(200, windowHeaders('0', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0))).toBe(true);
   });
 
   it('is not due for unpaced or unkeyed sends, with keyed requests in flight, or while Remaining is above 0', () => {
     const pacer = new Pacer({});
     const observe = observer(pacer);
     observe(200, windowHeaders('1', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0))).toBe(false);
     observe(200, windowHeaders('0', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit({ paced: false, keyed: true }, 0, T0)).toBe(false);
-    expect(pacer.atWindowLimit({ paced: true, keyed: false }, 0, T0)).toBe(false);
-    expect(pacer.atWindowLimit(PACED_KEYED, 1, T0)).toBe(false);
+    expect(atWindowLimit({ paced: false, keyed: true }, at(pacer, T0))).toBe(false);
+    expect(atWindowLimit({ paced: true, keyed: false }, at(pacer, T0))).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0, 1))).toBe(false);
   });
 
   it('is not due once the run has seen a 429, nor with less than a second of the window left', () => {
     const late = new Pacer({});
     observer(late)(200, windowHeaders('0', String(T0_SEC + 1)), T0);
-    expect(late.atWindowLimit(PACED_KEYED, 0, T0 + 1)).toBe(false);
-    expect(late.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+    expect(atWindowLimit(PACED_KEYED, at(late, T0 + 1))).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(late, T0))).toBe(true);
 
     const throttled = new Pacer({});
     const observe = observer(throttled);
     observe(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
     observe(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 2_000);
-    expect(throttled.atWindowLimit(PACED_KEYED, 0, T0 + 2_000)).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(throttled, T0 + 2_000))).toBe(false);
   });
 
   it('retries exactly at Retry-After, without the backoff the ordinary retry adds', () => {
     const pacer = new Pacer({});
     observer(pacer)(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
-    expect(pacer.holdBeforeExactRetry(T0)).toBe(MARGIN);
+    expect(exactRetryMs(pacer, T0)).toBe(MARGIN);
     expect(pacer.holdBeforeRetry(T0)).toBe(1_000 + MARGIN);
 
     const later = new Pacer({});
     observer(later)(429, { 'retry-after': '3', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
-    expect(later.holdBeforeExactRetry(T0 + 1_000)).toBe(2_000 + MARGIN);
+    expect(exactRetryMs(later, T0 + 1_000)).toBe(2_000 + MARGIN);
   });
 });
 

@@ -52,17 +52,12 @@ const BACKOFF_CAP_MS = 32_000;
 /** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
 const MAX_CONSECUTIVE_429 = 2;
 const DIGITS = /^\d+$/;
-/**
- * The limit probe needs this much of the window left: its retry (after a Retry-After of 0, at
- * once) must still land in the window that refused it, or a Retry-After that ends too early would
- * go unnoticed. Closer to Reset, waiting for the next window costs less than a second.
- */
-const PROBE_MIN_WINDOW_LEFT_MS = 1_000;
 
 export class Pacer {
   private readonly maxWaitMs: number;
   private readonly deadlineAt: number | undefined;
-  private readonly waitMarginMs: number;
+  /** Added to every wait the pacer computes (WaitBounds.waitMarginMs). */
+  readonly waitMarginMs: number;
   private readonly limits: RateLimitState = {};
   private throttledCount = 0;
   /** 429s answered to requests sent after the previous 429 arrived: these alone grow the backoff and count towards a halt. */
@@ -91,6 +86,16 @@ export class Pacer {
   /** 429 responses seen, whatever the auth mode. */
   get throttled(): number {
     return this.throttledCount;
+  }
+
+  /** X-RateLimit-Reset of the key's window, as Unix ms on the local clock; undefined before one was seen. */
+  get windowEndsAt(): number | undefined {
+    return this.resetAtMs;
+  }
+
+  /** Unix ms at which the last counted 429's own Retry-After passes, without backoff; undefined when it sent none. */
+  get retryAfterSaysUntil(): number | undefined {
+    return this.retryAfterExactUntil;
   }
 
   /** True once 429s came back to back: the run must stop sending. */
@@ -135,13 +140,12 @@ export class Pacer {
    * paced keyed sends. Every send asked for before the window ends is held, concurrent ones too:
    * none of them has slept yet, so letting any through would spend a request the window lacks.
    * Once the wait is over, now is past Reset and the stale Remaining=0 no longer holds anyone.
-   * `exactRetryAfter` waits what the last 429's Retry-After said and no backoff on top: the
-   * recovery probe (RATE-006) tests that very moment, so a longer wait would hide a wrong one.
+   * `retryAfterUntil` replaces the pending Retry-After's moment for a send policy that times it
+   * otherwise (src/rate-limit/exact-retry.ts).
    */
-  holdBeforeSend(send: { paced: boolean; keyed: boolean; exactRetryAfter?: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
+  holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number, retryAfterUntil = this.limits.retryAfterUntil): Hold | undefined {
     let until = 0;
     let reason = '';
-    const retryAfterUntil = send.exactRetryAfter === true ? (this.retryAfterExactUntil ?? this.limits.retryAfterUntil) : this.limits.retryAfterUntil;
     if (retryAfterUntil !== undefined && retryAfterUntil > now) {
       until = retryAfterUntil + this.waitMarginMs;
       reason = 'Retry-After of the last 429';
@@ -163,16 +167,6 @@ export class Pacer {
   }
 
   /**
-   * The wait before the retry of the limit probe: exactly the last 429's Retry-After, no backoff
-   * on top (after a Retry-After of 0, right away). That retry is RATE-006's recovery check, and a
-   * longer wait would hide a Retry-After that ends too early.
-   */
-  holdBeforeExactRetry(now: number): number {
-    const until = this.retryAfterExactUntil ?? this.limits.retryAfterUntil ?? now;
-    return Math.max(0, until - now) + this.waitMarginMs;
-  }
-
-  /**
    * After 429s in a row, the server's other instruction: hold every send until the window's
    * X-RateLimit-Reset (and no earlier than the backoff). False when no Reset lies ahead, so the
    * caller stops instead.
@@ -181,18 +175,6 @@ export class Pacer {
     if (this.resetAtMs === undefined || this.resetAtMs <= now) return false;
     this.limits.retryAfterUntil = Math.max(this.resetAtMs, this.limits.retryAfterUntil ?? 0);
     return true;
-  }
-
-  /**
-   * True when a send would be held only because the server's own Remaining reached 0 in this
-   * window: a paced keyed send, nothing keyed in flight, no 429 seen in the run and no Retry-After
-   * pending, and enough of the window left for the retry to land in it. Then the next request is
-   * the one over the limit, whoever sends it.
-   */
-  atWindowLimit(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): boolean {
-    if (!send.paced || !send.keyed || inFlightKeyed > 0 || this.throttledCount > 0) return false;
-    if ((this.limits.retryAfterUntil ?? 0) > now) return false;
-    return this.limits.remaining === 0 && this.resetAtMs !== undefined && this.resetAtMs - now >= PROBE_MIN_WINDOW_LEFT_MS;
   }
 
   /**

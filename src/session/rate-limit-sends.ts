@@ -59,6 +59,8 @@ export interface SchedulerSession {
   readonly client: ConformanceClient;
   readonly config: RunConfig;
   readonly serverClock: ServerClock | undefined;
+  /** The run's limit probe (src/rate-limit/limit-probe.ts): once it was sent, the window's limit is being judged without a top-up. */
+  readonly limitProbe: { readonly exchange: Exchange | undefined };
   isSelected(requirement: string): boolean;
   idle(ms: number, reason: string, quiet?: boolean): Promise<void>;
 }
@@ -135,7 +137,7 @@ export class SendScheduler {
   #topUpInputs(inFlight: number): BurstInputs | undefined {
     if (this.#topUpClosed || !this.isSelected('RATE-005')) return undefined;
     const { client } = this;
-    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
+    if (client.stats.throttled > 0 || this.#session.limitProbe.exchange !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
     const serverNowMs = latestServerNow(this.serverClock, Date.now());
     if (serverNowMs === undefined) return undefined;
     const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE, this.serverClock);
