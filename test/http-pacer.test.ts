@@ -10,6 +10,7 @@ import { Pacer } from '../src/http/pacer.js';
 import type { Pacing } from '../src/http/send-policy.js';
 import { exactRetryAfterHold, exactRetryMs } from '../src/rate-limit/exact-retry.js';
 import { atWindowLimit } from '../src/rate-limit/limit-probe.js';
+import { readExchange, type ExchangeReading } from '../src/rate-limit/reading.js';
 
 /** A whole second, so a Reset in Unix seconds maps onto it exactly and waits are exact numbers. */
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
@@ -30,10 +31,15 @@ function windowHeaders(remaining: string, reset: string, limit = '60'): Record<s
   return { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset };
 }
 
+/** The reading of a response received at `now` (src/rate-limit/reading.ts), as the client hands it to the pacer. */
+function seen(auth: AuthMode, res: RecordedResponse, now: number): ExchangeReading {
+  return readExchange({ seq: 1, request: { method: 'GET', url: 'https://petstore.invalid/pets', target: '/pets', headers: {}, auth }, response: res, sentAt: now, elapsedMs: 0, purpose: 't' });
+}
+
 /** Observes responses in order with increasing seq, as the client does. */
 function observer(pacer: Pacer): (status: number, headers: Record<string, string>, now: number, auth?: AuthMode) => void {
   let seq = 0;
-  return (status, headers, now, auth = 'key') => pacer.observe(++seq, auth, response(status, headers), now);
+  return (status, headers, now, auth = 'key') => pacer.observe(++seq, seen(auth, response(status, headers), now), now);
 }
 
 /** The backoff the pacer chose for the last 429: its Retry-After deadline minus the time of the 429. */
@@ -296,39 +302,39 @@ describe('halting on repeated 429s', () => {
   it('does not count 429s to requests sent before the first 429 arrived (a concurrent burst in flight)', () => {
     const pacer = new Pacer({});
     // Requests 1-4 were all sent before any answer came back; 2 is the first 429 to arrive.
-    pacer.observe(1, 'key', response(200), T0, 4);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 10, 4);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 20, 4);
-    pacer.observe(4, 'key', response(429, { 'retry-after': '1' }), T0 + 30, 4);
+    pacer.observe(1, seen('key', response(200), T0), T0, 4);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '1' }), T0 + 10), T0 + 10, 4);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 20), T0 + 20, 4);
+    pacer.observe(4, seen('key', response(429, { 'retry-after': '1' }), T0 + 30), T0 + 30, 4);
     expect(pacer.throttledTooOften).toBe(false);
     expect(pacer.throttled).toBe(3);
     // Nor do they grow the backoff: the next real 429's wait is the second step (2 s), not the fourth.
-    pacer.observe(5, 'key', response(200), T0 + 2_000, 5);
-    pacer.observe(6, 'key', response(429, { 'retry-after': '0' }), T0 + 3_000, 6);
+    pacer.observe(5, seen('key', response(200), T0 + 2_000), T0 + 2_000, 5);
+    pacer.observe(6, seen('key', response(429, { 'retry-after': '0' }), T0 + 3_000), T0 + 3_000, 6);
     expect(lastThrottleDelay(pacer, T0 + 3_000)).toBe(2_000);
   });
 
   it('halts on a 429 to a request sent after the first 429 arrived', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 5, 2);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '1' }), T0 + 5), T0 + 5, 2);
     expect(pacer.throttledTooOften).toBe(false);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 1_300), T0 + 1_300, 3);
     expect(pacer.throttledTooOften).toBe(true);
   });
 
   it('keeps the later Retry-After of an in-flight 429', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '5' }), T0 + 5, 2);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '5' }), T0 + 5), T0 + 5, 2);
     expect(pacer.state.retryAfterUntil).toBe(T0 + 5_005);
   });
 
   it('does not let an in-flight success clear the count of 429s in a row', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(200), T0 + 5, 2);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(200), T0 + 5), T0 + 5, 2);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 1_300), T0 + 1_300, 3);
     expect(pacer.throttledTooOften).toBe(true);
   });
 
@@ -407,6 +413,15 @@ describe('reading X-RateLimit-* headers', () => {
     // Surrounding whitespace is not part of a field value, so " 59 " is a valid count.
     expect(pacer.state).toEqual({ limit: 100, remaining: 59, reset: T0_SEC + 90 });
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 100)).toBeUndefined();
+  });
+
+  it('reads a value as RATE-001 does: other whitespace than SP and HTAB makes it malformed, so what it knew stays', () => {
+    const pacer = new Pacer({});
+    const see = observer(pacer);
+    see(200, windowHeaders('0', String(T0_SEC + 30)), T0);
+    see(200, windowHeaders('59\u00a0', String(T0_SEC + 30)), T0 + 100);
+    expect(pacer.state).toEqual({ limit: 60, remaining: 0, reset: T0_SEC + 30 });
+    expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 100)?.ms).toBe(29_900 + MARGIN);
   });
 });
 

@@ -29,6 +29,7 @@ import { Transport, type ClientCertificate } from './transport.js';
 import type { GatewayHeader } from './gateway-headers.js';
 import { proxyUseOf, type ProxyChoice } from './proxy-route.js';
 import type { SendPolicy } from './send-policy.js';
+import { readExchange } from '../rate-limit/reading.js';
 
 export { authTemplateOf } from './prepare.js';
 export type { CustomAuth, HttpMethod, SendRequest } from './prepare.js';
@@ -428,6 +429,6 @@ class Client implements ConformanceClient {
       return;
     }
     this.consecutiveTransportFailures = 0;
-    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now(), this.seq);
+    this.pacer.observe(exchange.seq, readExchange(exchange), this.now(), this.seq);
   }
 }

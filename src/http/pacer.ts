@@ -7,9 +7,8 @@
  * can be followed with a fake clock.
  */
 import type { HaltReason } from './errors.js';
-import type { AuthMode, RecordedResponse } from './exchange.js';
-import { parseRetryAfter, retryAfterDelayMs } from './retry-after.js';
-import { resetKind } from '../rate-limit/reset-kind.js';
+import { retryAfterDelayFrom } from './retry-after.js';
+import { resetAtMs, type ExchangeReading } from '../rate-limit/reading.js';
 
 export interface RateLimitState {
   limit?: number;
@@ -51,7 +50,6 @@ const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 32_000;
 /** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
 const MAX_CONSECUTIVE_429 = 2;
-const DIGITS = /^\d+$/;
 
 export class Pacer {
   private readonly maxWaitMs: number;
@@ -104,34 +102,36 @@ export class Pacer {
   }
 
   /**
-   * Updates the account from a response: the window from a keyed one (the other auth modes hit
-   * other buckets), the Retry-After deadline and backoff from any 429.
+   * Updates the account from a response's reading (src/rate-limit/reading.ts): the window from a
+   * keyed one (the other auth modes hit other buckets), the Retry-After deadline and backoff from
+   * any 429.
    *
    * `sentSoFar` is the highest seq sent when this response arrived. A response to a request sent
    * before the last 429 arrived (a concurrent burst's in-flight requests) neither counts as a
    * 429 "in a row" nor clears that count: the client could not have heeded a 429 it had not seen.
    */
-  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number, sentSoFar = seq): void {
-    if (auth === 'key') this.observeWindow(seq, res.headers, now);
+  observe(seq: number, reading: ExchangeReading, now: number, sentSoFar = seq): void {
+    if (reading.keyed) this.observeWindow(seq, reading, now);
     const inFlightAtLast429 = seq <= this.sentWhen429;
 
-    if (res.status !== 429) {
+    if (reading.status !== 429) {
       if (!inFlightAtLast429) this.consecutive429 = 0;
       return;
     }
     this.throttledCount++;
     if (inFlightAtLast429) {
       // Its Retry-After may still be later than the first one's: keep the later deadline.
-      const until = now + this.retryAfterOf(res.headers, now, this.backoff());
+      const until = now + this.retryAfterOf(reading, now, this.backoff());
       this.limits.retryAfterUntil = Math.max(this.limits.retryAfterUntil ?? 0, until);
       return;
     }
     this.answered429++;
     this.consecutive429++;
     this.sentWhen429 = Math.max(seq, sentSoFar);
-    this.limits.retryAfterUntil = now + this.retryAfterOf(res.headers, now, this.backoff());
-    const exact = retryAfterDelayMs(res.headers, now);
-    this.retryAfterExactUntil = exact === undefined ? undefined : now + exact;
+    this.limits.retryAfterUntil = now + this.retryAfterOf(reading, now, this.backoff());
+    // Its own delay, an HTTP-date measured against the response's Date (the server's clock).
+    const { retryAfter } = reading;
+    this.retryAfterExactUntil = retryAfter === undefined ? undefined : now + retryAfterDelayFrom(retryAfter, reading.dateMs ?? now);
     this.retryAfterSeq = seq;
   }
 
@@ -206,17 +206,16 @@ export class Pacer {
     return undefined;
   }
 
-  private observeWindow(seq: number, headers: Record<string, string>, now: number): void {
-    const limit = parseCount(headers['x-ratelimit-limit']);
-    const remaining = parseCount(headers['x-ratelimit-remaining']);
-    const reset = parseCount(headers['x-ratelimit-reset']);
+  private observeWindow(seq: number, { limit, remaining, reset }: ExchangeReading, now: number): void {
     // Missing or malformed values keep what we knew: forgetting a Remaining of 0 because a
     // proxy's error page lacks the headers would let the next request through.
-    if (limit !== undefined) this.limits.limit = limit;
-    if (remaining !== undefined) this.limits.remaining = remaining;
+    if (limit !== undefined) this.limits.limit = Number(limit);
+    if (remaining !== undefined) this.limits.remaining = Number(remaining);
     if (reset !== undefined) {
-      this.limits.reset = reset;
-      this.resetAtMs = resetToMs(reset, now);
+      this.limits.reset = Number(reset.value);
+      // Every kind of Reset is waited for (a server sending another kind than the spec's is
+      // RATE-003's to judge): the pacer waits, it does not hammer.
+      this.resetAtMs = resetAtMs(reset, now);
     }
     if (remaining !== undefined || reset !== undefined) this.windowSeq = seq;
   }
@@ -227,11 +226,9 @@ export class Pacer {
   }
 
   /** The backoff, stretched to the server's Retry-After (or Reset). */
-  private retryAfterOf(headers: Record<string, string>, now: number, backoff: number): number {
-    const retryAfter = parseRetryAfter(headers['retry-after'], now);
-    if (retryAfter !== undefined) return Math.max(backoff, retryAfter.delayMs);
-    const reset = parseCount(headers['x-ratelimit-reset']);
-    return reset === undefined ? backoff : Math.max(backoff, resetToMs(reset, now) - now);
+  private retryAfterOf({ retryAfter, reset }: ExchangeReading, now: number, backoff: number): number {
+    if (retryAfter !== undefined) return Math.max(backoff, retryAfterDelayFrom(retryAfter, now));
+    return reset === undefined ? backoff : Math.max(backoff, resetAtMs(reset, now) - now);
   }
 
   private windowExhausted(now: number, inFlightKeyed: number): boolean {
@@ -242,26 +239,5 @@ export class Pacer {
     // Remaining=0 that came with the same 429 does not add a wait for the whole window.
     if (this.retryAfterSeq >= this.windowSeq && this.retryAfterSeq > 0) return false;
     return remaining - inFlightKeyed <= 0;
-  }
-}
-
-function parseCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  return DIGITS.test(v) ? Number(v) : undefined;
-}
-
-/**
- * The spec says Unix seconds; a server sending milliseconds or a relative count of seconds
- * is judged by RATE-003, but the pacer still reads it the way that makes it wait, not hammer.
- */
-function resetToMs(reset: number, now: number): number {
-  switch (resetKind(reset)) {
-    case 'unix-milliseconds':
-      return reset;
-    case 'unix-seconds':
-      return reset * 1000;
-    case 'relative-seconds':
-      return now + reset * 1000;
   }
 }
