@@ -17,7 +17,7 @@ import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
-import { judgeLimitProbe } from '../src/session/limit-probe.js';
+import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
 import { progressNote } from '../src/conformance/progress.js';
 
@@ -109,7 +109,7 @@ export const rateLimit = suite('8 limits', () => {
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
     t.session.scheduler.closeTopUp();
-    const probe = client.limitProbe;
+    const probe = t.session.limitProbe.exchange;
     const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
     if (probe !== undefined && tested !== undefined) {
       const verdict = judgeLimitProbe(client.exchanges, probe, tested);
