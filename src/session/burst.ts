@@ -10,7 +10,7 @@ import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
-import { achievedPaceMs, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { achievedPaceMs, FILLER_OPERATION, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstOperation, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
 import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
@@ -72,8 +72,22 @@ export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerC
   return Math.min(longest ?? MINUTE_WINDOW_MS);
 }
 
-export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+/** The burst with every request one operation, the filler: what a caller that sends one request whatever the operation gets. */
+export function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+  return runPlannedBurst({ ...plan, overLimit: [FILLER_OPERATION] }, () => send(), sleep);
+}
+
+/**
+ * The burst, each request sent as the operation the plan gives it: the filler while the window is
+ * known to have room, and, once the next request is expected over the limit (the newest answered
+ * Remaining, or before any answer the plan's, less the requests in flight, is 0), the plan's
+ * over-limit operations together, one request each and one such group in flight at a time. Which
+ * operation meets the 429 is then the plan's, not the timing's: a window that ends first only
+ * serves the group and the next one is expected over the limit again.
+ */
+export async function runPlannedBurst(plan: Planned, send: (operation: BurstOperation) => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
   if (plan.waitFirstMs !== undefined) await sleep(plan.waitFirstMs);
+  const overLimit = plan.overLimit === undefined || plan.overLimit.length === 0 ? [FILLER_OPERATION] : plan.overLimit;
   const tally = new BurstTally(plan.tested);
   const concurrency = [plan.concurrency];
   const started = Date.now();
@@ -93,6 +107,15 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   let wake = (): void => undefined;
   let answered = new Promise<void>((resolve) => (wake = resolve));
   const allowedInFlight = (): number => (newest.remaining <= plan.tested.limit ? newest.remaining + 1 : Number.POSITIVE_INFINITY);
+  /** Requests of the over-limit group still in flight: a second group waits for the first. */
+  let groupInFlight = 0;
+  // The burst's own send order: what the window is known to have left is the Remaining of the
+  // latest-sent request answered, less the requests sent after it that are still in flight.
+  let sentOrder = 0;
+  const pending = new Set<number>();
+  let known = { order: 0, remaining: plan.expected - 1 };
+  /** Whether the next request is expected over the limit: everything the window is known to have left is in flight. */
+  const overLimitNext = (): boolean => known.remaining - [...pending].filter((o) => o > known.order).length <= 0;
 
   const onResponse = (ex: Exchange): void => {
     latest = ex;
@@ -127,23 +150,42 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
     }
   };
 
+  const sendOne = async (operation: BurstOperation, inGroup: boolean): Promise<void> => {
+    spent += 1;
+    inFlight += 1;
+    const order = ++sentOrder;
+    pending.add(order);
+    if (inGroup) groupInFlight += 1;
+    try {
+      const ex = await send(operation);
+      const remaining = header(ex, 'x-ratelimit-remaining');
+      if (order > known.order && ex.response?.status !== 429 && remaining !== undefined && remaining <= plan.tested.limit) known = { order, remaining };
+      onResponse(ex);
+    } catch (error) {
+      failure ??= error;
+    } finally {
+      inFlight -= 1;
+      pending.delete(order);
+      if (inGroup) groupInFlight -= 1;
+      wake();
+      answered = new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+
   const worker = async (): Promise<void> => {
     while (stop === undefined && failure === undefined && spent < spendCap) {
-      if (inFlight >= allowedInFlight()) {
+      const over = overLimitNext();
+      if ((over && groupInFlight > 0) || (!over && inFlight >= allowedInFlight())) {
         await answered;
         continue;
       }
-      spent += 1;
-      inFlight += 1;
-      try {
-        onResponse(await send());
-      } catch (error) {
-        failure ??= error;
-      } finally {
-        inFlight -= 1;
-        wake();
-        answered = new Promise<void>((resolve) => (wake = resolve));
+      if (!over) {
+        await sendOne(FILLER_OPERATION, false);
+        continue;
       }
+      // The whole group at the same moment, as far as the cap allows (the first of them always).
+      const group = overLimit.slice(0, Math.max(1, spendCap - spent));
+      await Promise.all(group.map((operation) => sendOne(operation, true)));
     }
   };
   const running = new Set<Promise<void>>();
