@@ -66,6 +66,20 @@ function countingServer(used: number) {
   return { send };
 }
 
+/** A window of 60, `used` of it spent, that ends after the burst's 14th request (Reset moves on), then a fresh one. */
+function endingWindow(used: number): () => Promise<Exchange> {
+  let seq = 0;
+  let count = used;
+  let reset = RESET_S - 300;
+  return () => {
+    if (seq === 14) [reset, count] = [RESET_S, 0];
+    const over = count >= 60;
+    if (!over) count += 1;
+    const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - count), 'x-ratelimit-reset': String(reset) };
+    return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
+  };
+}
+
 /** A send that records which operation each request was sent as, and which of them met a 429. */
 function byOperation(send: () => Promise<Exchange>) {
   const sent: BurstOperation[] = [];
@@ -98,17 +112,7 @@ describe('runPlannedBurst', () => {
 
   it('a window that ends first serves the group, and the next group meets the 429s', async () => {
     // A window of 60 that ends after the burst's 14th request, then a fresh one.
-    let seq = 0;
-    let used = 46;
-    let reset = RESET_S - 300;
-    const send = (): Promise<Exchange> => {
-      if (seq === 14) [reset, used] = [RESET_S, 0];
-      const over = used >= 60;
-      if (!over) used += 1;
-      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - used), 'x-ratelimit-reset': String(reset) };
-      return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
-    };
-    const ops = byOperation(send);
+    const ops = byOperation(endingWindow(46));
     const result = await runPlannedBurst({ ...planFor(14, { latencyMs: 1 }), concurrency: 1 }, ops.send, noSleep);
     expect(result.outcome).toBe('refused');
     expect(ops.refused.sort()).toEqual([...OVER_LIMIT_OPERATIONS].sort());
@@ -179,16 +183,7 @@ describe('runBurst', () => {
   });
   it('tries once more when the first window ends before its limit, and says what that window took', async () => {
     // A window of 60 that ends after its 14th request (Reset moves on), then a fresh one.
-    let seq = 0;
-    let used = 0;
-    let reset = RESET_S - 300;
-    const send = (): Promise<Exchange> => {
-      if (seq === 14) [reset, used] = [RESET_S, 0];
-      const over = used >= 60;
-      if (!over) used += 1;
-      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - used), 'x-ratelimit-reset': String(reset) };
-      return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
-    };
+    const send = endingWindow(0);
     const result = await runBurst({ ...planFor(60, { latencyMs: 1 }), concurrency: 1 }, send, noSleep);
     expect(result.outcome).toBe('refused');
     expect(result.concurrency).toHaveLength(2);
