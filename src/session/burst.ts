@@ -6,6 +6,7 @@
  * cap; a second window that ends first stops the burst.
  */
 import type { Exchange } from '../http/exchange.js';
+import type { SendRequest } from '../http/prepare.js';
 import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
@@ -214,6 +215,21 @@ export async function runPlannedBurst(plan: Planned, send: (operation: BurstOper
     outcome: 'stopped',
     message: `spent the burst's cap of ${spendCap} requests (${tally.served} served) without reaching the limit in one window`,
   };
+}
+
+/** What the burst's requests of each operation are sent with. */
+export interface BurstTargets {
+  /** A pet the run has seen, for getPet; absent: getPet goes as the filler. */
+  petId?: bigint | undefined;
+  /** A fresh valid NewPet for each createPet; absent (a read-only run): createPet goes as the filler. */
+  newPet?: (() => string) | undefined;
+}
+
+/** The request of one operation of the burst (the filler: the cheapest listing). */
+export function burstRequest(operation: BurstOperation, targets: BurstTargets): Pick<SendRequest, 'method' | 'path' | 'query' | 'body' | 'contentType'> {
+  if (operation === 'getPet' && targets.petId !== undefined) return { method: 'GET', path: `/pets/${targets.petId}` };
+  if (operation === 'createPet' && targets.newPet !== undefined) return { method: 'POST', path: '/pets', body: targets.newPet(), contentType: 'application/json' };
+  return { method: 'GET', path: '/pets', query: [['limit', '1']] };
 }
 
 /** A rate-limit header as a number, when it is an integer a number holds exactly. */
