@@ -89,7 +89,8 @@ export function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (m
 export async function runPlannedBurst(plan: Planned, send: (operation: BurstOperation) => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
   if (plan.waitFirstMs !== undefined) await sleep(plan.waitFirstMs);
   const overLimit = plan.overLimit === undefined || plan.overLimit.length === 0 ? [FILLER_OPERATION] : plan.overLimit;
-  const tally = new BurstTally(plan.tested);
+  // Every request of the burst is a valid one: an answer but 2xx or 429 is a refusal.
+  const tally = new BurstTally(plan.tested, { validRequests: true });
   const concurrency = [plan.concurrency];
   const started = Date.now();
   let spent = 0;
