@@ -149,21 +149,21 @@ describe('BurstTally', () => {
     expect(over.excess().violation).toMatch(/^66 requests served in 4\.6 s .* \(at most 64, allowing for a limiter that refills at that rate\)$/);
   });
 
-  it('fails a valid request sent after Remaining 0 and refused with another status while its siblings got 429', () => {
-    // The window's 60, then three sent together once Remaining 0 arrived: two 429s and a 503.
-    const group = (status: number, seq: number): BurstResponse => ({ seq, status, limit: 60, remaining: 0, reset: WINDOW_END_S, sentAt: NOW + 700, receivedAt: NOW + 705 });
-    const feed = (tally: BurstTally): BurstTally => {
-      for (const r of [...served(60, 1), group(429, 61), group(503, 62), group(429, 63)]) tally.add(r);
+  it('fails a valid request the burst expected over the limit and refused with another status while its siblings got 429', () => {
+    // The window's 60, then the three sent together once nothing was left: two 429s and a 503.
+    const group = (status: number, seq: number): BurstResponse => ({ seq, status, limit: 60, remaining: 0, reset: WINDOW_END_S, sentAt: NOW + 700, receivedAt: NOW + 705, expectedOver: true });
+    const feed = (tally: BurstTally, responses: BurstResponse[]): BurstTally => {
+      for (const r of responses) tally.add(r);
       return tally;
     };
-    expect(feed(new BurstTally(FREE, { validRequests: true })).excess().violation).toMatch(/^exchange #62, sent after its window .* said X-RateLimit-Remaining 0 and while that window answered 429, received 503 \/ Expected 429/);
+    const over = [...served(60, 1), group(429, 61), group(503, 62), group(429, 63)];
+    expect(feed(new BurstTally(FREE, { validRequests: true }), over).excess().violation).toMatch(/^exchange #62, sent when its window .* had nothing left by its own X-RateLimit-Remaining, while that window answered 429, received 503 \/ Expected 429/);
     // The run's own requests (the limit probe's window) may be refused for what they are: not judged
     // so (here only the count fails it: the 503 was counted, 61 in a window too short to refill).
-    expect(feed(new BurstTally(FREE)).excess().violation).not.toContain('received 503');
-    // Sent before the window was known to be used up: a 503 then says nothing of the limiter.
-    const early = new BurstTally(FREE, { validRequests: true });
-    for (const r of [...served(58, 1), { ...group(503, 59), sentAt: NOW + 100 }, ...served(1, 60, { remaining: 0, sentAt: NOW + 600, receivedAt: NOW + 605 }), group(429, 61)]) early.add(r);
-    expect(early.excess()).toEqual({});
+    expect(feed(new BurstTally(FREE), over).excess().violation).not.toContain('received 503');
+    // A 503 the burst did not expect over the limit says nothing of the limiter.
+    const early = [...served(58, 1), { ...group(503, 59), expectedOver: false }, ...served(1, 60, { remaining: 0 }), group(429, 61)];
+    expect(feed(new BurstTally(FREE, { validRequests: true }), early).excess()).toEqual({});
   });
 
   it('proves the excess at once at 2 × limit + 1 in one window', () => {

@@ -21,6 +21,8 @@ export interface BurstResponse {
   reset?: number | undefined;
   sentAt: number;
   receivedAt: number;
+  /** Sent when the burst expected it over the limit (its headers' Remaining less what was in flight). */
+  expectedOver?: boolean;
 }
 
 export type TallyEvent =
@@ -39,10 +41,8 @@ interface Window {
   firstSent: number;
   lastReceived: number;
   refused: boolean;
-  /** When a served response of the window first said Remaining 0 (its arrival). */
-  emptiedAt?: number;
-  /** Responses of the window that were neither served (2xx) nor 429: a refusal of another kind, or an error. */
-  otherRefusals: { seq: number; status: number; sentAt: number }[];
+  /** Requests the burst expected over the limit that got neither 2xx nor 429: a refusal of another kind. */
+  otherRefusals: { seq: number; status: number }[];
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -82,11 +82,7 @@ export class BurstTally {
     if (window !== undefined && r.reset !== undefined) {
       window.served += 1;
       window.entries.push({ seq: r.seq, remaining: r.remaining });
-      if (r.status >= 200 && r.status <= 299) {
-        if (r.remaining === 0) window.emptiedAt = Math.min(window.emptiedAt ?? r.receivedAt, r.receivedAt);
-      } else {
-        window.otherRefusals.push({ seq: r.seq, status: r.status, sentAt: r.sentAt });
-      }
+      if (r.expectedOver === true && (r.status < 200 || r.status > 299)) window.otherRefusals.push({ seq: r.seq, status: r.status });
       if (r.limit !== undefined) window.limits.add(r.limit);
       window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
       if (this.#current === undefined || r.reset > this.#current) {
@@ -131,20 +127,17 @@ export class BurstTally {
   }
 
   /**
-   * A valid request sent after its window said Remaining 0, in a window that answered 429, yet
-   * answered with an error other than 429: the limiter refused it (its window was used up and
-   * refusing) under the wrong status. A 2xx is no such case (a limiter that refills may serve it),
-   * nor a request sent before the window was known to be used up; and only for valid requests, whose
-   * every answer but 2xx is a refusal (the run's own may be refused for what they are).
+   * A valid request the burst expected over the limit, in a window that answered 429, answered
+   * with an error other than 429: the limiter refused it under the wrong status. A 2xx is no such
+   * case (a limiter that refills may serve it); and only for valid requests, whose every answer but
+   * 2xx is a refusal (the run's own may be refused for what they are).
    */
   #refusedWithAnotherStatus(): string | undefined {
     if (!this.#validRequests) return undefined;
     for (const [reset, w] of this.#windows) {
-      const emptiedAt = w.emptiedAt;
-      if (!w.refused || emptiedAt === undefined) continue;
-      const wrong = w.otherRefusals.find((o) => o.sentAt >= emptiedAt);
-      if (wrong === undefined) continue;
-      return `exchange #${wrong.seq}, sent after its window (X-RateLimit-Reset ${reset}) said X-RateLimit-Remaining 0 and while that window answered 429, received ${wrong.status} / Expected 429 for a request over the limit`;
+      const wrong = w.otherRefusals[0];
+      if (!w.refused || wrong === undefined) continue;
+      return `exchange #${wrong.seq}, sent when its window (X-RateLimit-Reset ${reset}) had nothing left by its own X-RateLimit-Remaining, while that window answered 429, received ${wrong.status} / Expected 429 for a request over the limit`;
     }
     return undefined;
   }

@@ -119,12 +119,12 @@ export async function runPlannedBurst(plan: Planned, send: (operation: BurstOper
   /** Whether the next request is expected over the limit: everything the window is known to have left is in flight. */
   const overLimitNext = (): boolean => known.remaining - [...pending].filter((o) => o > known.order).length <= 0;
 
-  const onResponse = (ex: Exchange): void => {
+  const onResponse = (ex: Exchange, expectedOver: boolean): void => {
     latest = ex;
     received += 1;
     const remaining = header(ex, 'x-ratelimit-remaining');
     if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
-    const event = tally.add(burstResponseOf(ex));
+    const event = tally.add({ ...burstResponseOf(ex), expectedOver });
     if (stop !== undefined && event.kind !== 'refused') return;
     if (event.kind === 'refused') {
       // The first 429 to arrive is the one the burst provoked; later ones were in flight already.
@@ -162,7 +162,7 @@ export async function runPlannedBurst(plan: Planned, send: (operation: BurstOper
       const ex = await send(operation);
       const remaining = header(ex, 'x-ratelimit-remaining');
       if (order > known.order && ex.response?.status !== 429 && remaining !== undefined && remaining <= plan.tested.limit) known = { order, remaining };
-      onResponse(ex);
+      onResponse(ex, inGroup);
     } catch (error) {
       failure ??= error;
     } finally {
