@@ -20,7 +20,7 @@ import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst,
 import { jsonBody } from '../src/checks/body.js';
 import { isJsonObject, stringifyJson } from '../src/interface/json.js';
 import { idOf } from './support.js';
-import { judgeLimitProbe } from '../src/session/limit-probe.js';
+import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep } from '../src/session/recovery.js';
 import { progressNote } from '../src/conformance/progress.js';
 
@@ -119,7 +119,7 @@ export const rateLimit = suite('8 limits', () => {
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
     t.session.scheduler.closeTopUp();
-    const probe = client.limitProbe;
+    const probe = t.session.limitProbe.exchange;
     const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
     if (probe !== undefined && tested !== undefined) {
       const verdict = judgeLimitProbe(client.exchanges, probe, tested);

@@ -37,7 +37,7 @@ describe('crossCuttingChecks', () => {
       expect([101, 102, 103, 104, 105, 106]).toContain(f.exchange);
     }
     const failed = new Set(violations(findings).map((f) => f.requirement));
-    // RATE-002's falling part needs two exchanges (checkRemainingFalls); its Remaining ≤ Limit part is here.
+    // RATE-002's rise needs two exchanges (remaining-rise.ts); its Remaining ≤ Limit part is here.
     expect([...failed].sort()).toEqual([...CROSS_CUTTING_REQUIREMENTS].sort());
   });
 

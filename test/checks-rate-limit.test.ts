@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { checkRateLimitHeaders } from '../src/checks/rate-limit-headers.js';
-import { checkRemainingFalls } from '../src/checks/rate-limit-sequence.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
 import { violations } from './support/findings.js';
 
@@ -95,50 +94,3 @@ describe('RATE-004', () => {
   });
 });
 
-describe('RATE-002 (Remaining falls)', () => {
-  // One after the other: each answer arrives before the next request is sent.
-  const keyed = (seq: number, remaining: number, reset = NOW_S + 60, auth: 'key' | 'none' = 'key') =>
-    makeExchange({ seq, auth, sentAt: NOW_S * 1000 - 10_000 + seq * 100, elapsedMs: 50, headers: { 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) } });
-
-  it('passes a fall by one and by three', () => {
-    expect(checkRemainingFalls(keyed(1, 20), keyed(2, 19))).toEqual([]);
-    expect(checkRemainingFalls(keyed(1, 20), keyed(2, 17))).toEqual([]);
-  });
-
-  it('fails Remaining that stays or rises within the window', () => {
-    const f = checkRemainingFalls(keyed(1, 17), keyed(2, 17));
-    expect(violations(f, 'RATE-002')).toHaveLength(1);
-    expect(f[0]?.message).toMatch(/^Remaining did not fall: 17 then 17 within the window ending \d+/);
-    expect(f[0]?.exchange).toBe(2);
-    expect(violations(checkRemainingFalls(keyed(1, 17), keyed(2, 30)), 'RATE-002')).toHaveLength(1);
-  });
-
-  it('accepts a new window and Remaining staying at 0', () => {
-    expect(checkRemainingFalls(keyed(1, 3), keyed(2, 59, NOW_S + 120))).toEqual([]);
-    expect(checkRemainingFalls(keyed(1, 0), keyed(2, 0))).toEqual([]);
-  });
-
-  it('accepts a rise in the last 2 s before Reset, where a whole-second Reset hides a sliding window\'s give-back', () => {
-    expect(checkRemainingFalls(keyed(1, 17, NOW_S + 2), keyed(2, 19, NOW_S + 2))).toEqual([]);
-    expect(violations(checkRemainingFalls(keyed(1, 17, NOW_S + 3), keyed(2, 19, NOW_S + 3)), 'RATE-002')).toHaveLength(1);
-  });
-
-  it('does not take a relative Reset, the same in every window, for one window (RATE-003 judges it)', () => {
-    expect(checkRemainingFalls(keyed(1, 3, 1), keyed(2, 59, 1))).toEqual([]);
-  });
-
-  it('does not order requests that were in flight together (a concurrent burst)', () => {
-    // seq 2 was sent before seq 1 was answered: the server may have served 2 first.
-    const first = makeExchange({ seq: 1, sentAt: NOW_S * 1000, elapsedMs: 80, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': String(NOW_S + 60) } });
-    const second = makeExchange({ seq: 2, sentAt: NOW_S * 1000 + 10, elapsedMs: 80, headers: { 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(NOW_S + 60) } });
-    expect(checkRemainingFalls(first, second)).toEqual([]);
-    // The same pair sent one after the other is a violation.
-    expect(violations(checkRemainingFalls(first, { ...second, sentAt: NOW_S * 1000 + 80 }), 'RATE-002')).toHaveLength(1);
-  });
-
-  it('does not compare requests made without the key, or responses without usable headers', () => {
-    expect(checkRemainingFalls(keyed(1, 17, NOW_S + 60, 'none'), keyed(2, 17))).toEqual([]);
-    expect(checkRemainingFalls(keyed(1, 17), makeExchange({ seq: 2, headers: { 'x-ratelimit-remaining': 'x' } }))).toEqual([]);
-    expect(checkRemainingFalls(keyed(1, 17), makeExchange({ seq: 2, noResponse: true }))).toEqual([]);
-  });
-});

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/http/client.js';
 import type { ClientOptions, ConformanceClient } from '../src/http/client.js';
+import { LimitProbe } from '../src/rate-limit/limit-probe.js';
+import { runSendPolicy } from '../src/rate-limit/send-policy.js';
 import { BudgetExhaustedError, RunHaltedError, TransportError } from '../src/http/errors.js';
 import { toCurl } from '../src/http/curl.js';
 import type { Exchange } from '../src/http/exchange.js';
@@ -608,42 +610,50 @@ describe('the limit probe', () => {
     });
   }
   const known = (advertised: number | undefined): boolean => advertised === 60;
+  /** The run's send policy, with a limit probe that may be made when the advertised limit is 60. */
+  function probing(): { probe: LimitProbe; sendPolicy: ReturnType<typeof runSendPolicy> } {
+    const probe = new LimitProbe(known);
+    return { probe, sendPolicy: runSendPolicy(probe) };
+  }
 
   it('sends the paced keyed request held by a used-up window at once, and retries its 429 exactly at Retry-After', async () => {
     const clock = fakeClock();
     const server = await usedUpWindow(clock);
-    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    const { probe, sendPolicy } = probing();
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, sendPolicy });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     const served = await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     // No wait for the window: only the exact Retry-After of 0 and the margin, no 1 s backoff.
     expect(clock.slept).toEqual([250]);
-    expect(client.limitProbe?.seq).toBe(2);
-    expect(client.limitProbe?.response?.status).toBe(429);
+    expect(probe.exchange?.seq).toBe(2);
+    expect(probe.exchange?.response?.status).toBe(429);
     expect(served).toMatchObject({ seq: 3, retryOf: 2, response: { status: 200 } });
   });
 
   it('is sent once per run: a probe that was served leaves normal pacing to hold the next send', async () => {
     const clock = fakeClock();
     const server = await usedUpWindow(clock, { enforces: false });
-    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    const { probe, sendPolicy } = probing();
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, sendPolicy });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     expect(clock.slept).toEqual([]);
-    expect(client.limitProbe).toMatchObject({ seq: 2, response: { status: 200 } });
+    expect(probe.exchange).toMatchObject({ seq: 2, response: { status: 200 } });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     expect(clock.slept).toEqual([30_250]);
-    expect(client.limitProbe?.seq).toBe(2);
+    expect(probe.exchange?.seq).toBe(2);
   });
 
   it('is never sent when the limit under test is unknown, nor without the option', async () => {
-    for (const limitProbe of [known, undefined]) {
+    for (const withProbe of [true, false]) {
       const clock = fakeClock();
       const server = await usedUpWindow(clock, { limit: '100', enforces: false });
-      const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, ...(limitProbe === undefined ? {} : { limitProbe }) });
+      const { probe, sendPolicy } = probing();
+      const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, ...(withProbe ? { sendPolicy } : {}) });
       await client.send({ method: 'GET', path: '/pets', purpose: 't' });
       await client.send({ method: 'GET', path: '/pets', purpose: 't' });
       expect(clock.slept).toEqual([30_250]);
-      expect(client.limitProbe).toBeUndefined();
+      expect(probe.exchange).toBeUndefined();
     }
   });
 
@@ -652,7 +662,8 @@ describe('the limit probe', () => {
     const server = await startServer((_req, res) => {
       json(res, 200, [], { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(clock.now() / 1000) + 30) });
     });
-    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    const { probe, sendPolicy } = probing();
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, sendPolicy });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     await client.send({ method: 'GET', path: '/pets', pace: false, purpose: 't' });
     await client.send({ method: 'GET', path: '/pets', auth: 'none', purpose: 't' });
@@ -660,9 +671,9 @@ describe('the limit probe', () => {
     // A caller that wants the raw 429 has no retry to be the recovery check: it waits for the window.
     await client.send({ method: 'GET', path: '/pets', retryOn429: false, purpose: 't' });
     expect(clock.slept).toEqual([30_250]);
-    expect(client.limitProbe).toBeUndefined();
+    expect(probe.exchange).toBeUndefined();
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
-    expect(client.limitProbe?.seq).toBe(5);
+    expect(probe.exchange?.seq).toBe(5);
     expect(clock.slept).toEqual([30_250]);
   });
 
@@ -673,11 +684,12 @@ describe('the limit probe', () => {
       if (n === 1) return json(res, 429, {}, { ...window, 'retry-after': '0' });
       json(res, 200, [], window);
     });
-    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, limitProbe: known });
+    const { probe, sendPolicy } = probing();
+    const client = makeClient({ baseUrl: server.url, now: clock.now, sleep: clock.sleep, sendPolicy });
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
     const before = clock.slept.length;
     await client.send({ method: 'GET', path: '/pets', purpose: 't' });
-    expect(client.limitProbe).toBeUndefined();
+    expect(probe.exchange).toBeUndefined();
     expect(clock.slept.slice(before)).toHaveLength(1);
     expect(clock.slept.at(-1)).toBeGreaterThan(25_000);
   });

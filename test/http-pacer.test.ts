@@ -7,6 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthMode, RecordedResponse } from '../src/http/exchange.js';
 import { Pacer } from '../src/http/pacer.js';
+import type { Pacing } from '../src/http/send-policy.js';
+import { exactRetryAfterHold, exactRetryMs } from '../src/rate-limit/exact-retry.js';
+import { atWindowLimit } from '../src/rate-limit/limit-probe.js';
+import { readExchange, type ExchangeReading } from '../src/rate-limit/reading.js';
 
 /** A whole second, so a Reset in Unix seconds maps onto it exactly and waits are exact numbers. */
 const T0 = Date.UTC(2030, 0, 1, 0, 0, 0);
@@ -15,6 +19,9 @@ const T0_SEC = T0 / 1000;
 const MARGIN = 250;
 
 const PACED_KEYED = { paced: true, keyed: true };
+/** A send that asked for the exact Retry-After (RATE-006's recovery request). */
+const EXACT = { paced: false, keyed: true, retryOn429: false, exactRetryAfter: true };
+const at = (pacer: Pacer, now: number, inFlightKeyed = 0): Pacing => ({ pacer, inFlightKeyed, now });
 
 function response(status: number, headers: Record<string, string> = {}): RecordedResponse {
   return { status, headers, bodyText: '', truncated: false };
@@ -24,10 +31,15 @@ function windowHeaders(remaining: string, reset: string, limit = '60'): Record<s
   return { 'x-ratelimit-limit': limit, 'x-ratelimit-remaining': remaining, 'x-ratelimit-reset': reset };
 }
 
+/** The reading of a response received at `now` (src/rate-limit/reading.ts), as the client hands it to the pacer. */
+function seen(auth: AuthMode, res: RecordedResponse, now: number): ExchangeReading {
+  return readExchange({ seq: 1, request: { method: 'GET', url: 'https://petstore.invalid/pets', target: '/pets', headers: {}, auth }, response: res, sentAt: now, elapsedMs: 0, purpose: 't' });
+}
+
 /** Observes responses in order with increasing seq, as the client does. */
 function observer(pacer: Pacer): (status: number, headers: Record<string, string>, now: number, auth?: AuthMode) => void {
   let seq = 0;
-  return (status, headers, now, auth = 'key') => pacer.observe(++seq, auth, response(status, headers), now);
+  return (status, headers, now, auth = 'key') => pacer.observe(++seq, seen(auth, response(status, headers), now), now);
 }
 
 /** The backoff the pacer chose for the last 429: its Retry-After deadline minus the time of the 429. */
@@ -134,16 +146,16 @@ describe('Retry-After of a 429', () => {
     observe(429, { 'retry-after': '0' }, T0);
     // The backoff stretches the ordinary wait to a second; the probe goes when Retry-After said.
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0)?.ms).toBe(1_000 + MARGIN);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)).toBeUndefined();
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))).toBeUndefined();
     observe(429, { 'retry-after': '3' }, T0);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(3_000 + MARGIN);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(3_000 + MARGIN);
   });
 
   it('measures an exact HTTP-date Retry-After against the response\'s Date, not the local clock', () => {
     const pacer = new Pacer({});
     // The local clock is 5 s behind the server's: the wait is the 10 s the server meant.
     observer(pacer)(429, { date: new Date(T0 + 5_000).toUTCString(), 'retry-after': new Date(T0 + 15_000).toUTCString() }, T0);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(10_000 + MARGIN);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(10_000 + MARGIN);
   });
 
   it('holds sends that skip window pacing, whatever their auth', () => {
@@ -172,8 +184,8 @@ describe('Retry-After of a 429', () => {
     const see = observer(pacer);
     see(429, { 'retry-after': '1' }, T0);
     expect(pacer.holdBeforeRetry(T0)).toBe(1_100);
-    expect(pacer.holdBeforeExactRetry(T0)).toBe(1_100);
-    expect(pacer.holdBeforeSend({ paced: false, keyed: true, exactRetryAfter: true }, 0, T0)?.ms).toBe(1_100);
+    expect(exactRetryMs(pacer, T0)).toBe(1_100);
+    expect(exactRetryAfterHold(EXACT, at(pacer, T0))?.ms).toBe(1_100);
     see(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 1_100);
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 1_100)?.ms).toBe(30_000 - 1_100 + 100);
   });
@@ -290,39 +302,39 @@ describe('halting on repeated 429s', () => {
   it('does not count 429s to requests sent before the first 429 arrived (a concurrent burst in flight)', () => {
     const pacer = new Pacer({});
     // Requests 1-4 were all sent before any answer came back; 2 is the first 429 to arrive.
-    pacer.observe(1, 'key', response(200), T0, 4);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 10, 4);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 20, 4);
-    pacer.observe(4, 'key', response(429, { 'retry-after': '1' }), T0 + 30, 4);
+    pacer.observe(1, seen('key', response(200), T0), T0, 4);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '1' }), T0 + 10), T0 + 10, 4);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 20), T0 + 20, 4);
+    pacer.observe(4, seen('key', response(429, { 'retry-after': '1' }), T0 + 30), T0 + 30, 4);
     expect(pacer.throttledTooOften).toBe(false);
     expect(pacer.throttled).toBe(3);
     // Nor do they grow the backoff: the next real 429's wait is the second step (2 s), not the fourth.
-    pacer.observe(5, 'key', response(200), T0 + 2_000, 5);
-    pacer.observe(6, 'key', response(429, { 'retry-after': '0' }), T0 + 3_000, 6);
+    pacer.observe(5, seen('key', response(200), T0 + 2_000), T0 + 2_000, 5);
+    pacer.observe(6, seen('key', response(429, { 'retry-after': '0' }), T0 + 3_000), T0 + 3_000, 6);
     expect(lastThrottleDelay(pacer, T0 + 3_000)).toBe(2_000);
   });
 
   it('halts on a 429 to a request sent after the first 429 arrived', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '1' }), T0 + 5, 2);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '1' }), T0 + 5), T0 + 5, 2);
     expect(pacer.throttledTooOften).toBe(false);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 1_300), T0 + 1_300, 3);
     expect(pacer.throttledTooOften).toBe(true);
   });
 
   it('keeps the later Retry-After of an in-flight 429', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(429, { 'retry-after': '5' }), T0 + 5, 2);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(429, { 'retry-after': '5' }), T0 + 5), T0 + 5, 2);
     expect(pacer.state.retryAfterUntil).toBe(T0 + 5_005);
   });
 
   it('does not let an in-flight success clear the count of 429s in a row', () => {
     const pacer = new Pacer({});
-    pacer.observe(1, 'key', response(429, { 'retry-after': '1' }), T0, 2);
-    pacer.observe(2, 'key', response(200), T0 + 5, 2);
-    pacer.observe(3, 'key', response(429, { 'retry-after': '1' }), T0 + 1_300, 3);
+    pacer.observe(1, seen('key', response(429, { 'retry-after': '1' }), T0), T0, 2);
+    pacer.observe(2, seen('key', response(200), T0 + 5), T0 + 5, 2);
+    pacer.observe(3, seen('key', response(429, { 'retry-after': '1' }), T0 + 1_300), T0 + 1_300, 3);
     expect(pacer.throttledTooOften).toBe(true);
   });
 
@@ -402,6 +414,15 @@ describe('reading X-RateLimit-* headers', () => {
     expect(pacer.state).toEqual({ limit: 100, remaining: 59, reset: T0_SEC + 90 });
     expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 100)).toBeUndefined();
   });
+
+  it('reads a value as RATE-001 does: other whitespace than SP and HTAB makes it malformed, so what it knew stays', () => {
+    const pacer = new Pacer({});
+    const see = observer(pacer);
+    see(200, windowHeaders('0', String(T0_SEC + 30)), T0);
+    see(200, windowHeaders('59\u00a0', String(T0_SEC + 30)), T0 + 100);
+    expect(pacer.state).toEqual({ limit: 60, remaining: 0, reset: T0_SEC + 30 });
+    expect(pacer.holdBeforeSend(PACED_KEYED, 0, T0 + 100)?.ms).toBe(29_900 + MARGIN);
+  });
 });
 
 describe('unkeyed responses', () => {
@@ -429,42 +450,42 @@ describe('the limit probe (the request over a used-up window)', () => {
   it('is due for a paced keyed send when the server\'s own Remaining reached 0 and no 429 was seen', () => {
     const pacer = new Pacer({});
     observer(pacer)(200, windowHeaders('0', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0))).toBe(true);
   });
 
   it('is not due for unpaced or unkeyed sends, with keyed requests in flight, or while Remaining is above 0', () => {
     const pacer = new Pacer({});
     const observe = observer(pacer);
     observe(200, windowHeaders('1', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit(PACED_KEYED, 0, T0)).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0))).toBe(false);
     observe(200, windowHeaders('0', String(T0_SEC + 30)), T0);
-    expect(pacer.atWindowLimit({ paced: false, keyed: true }, 0, T0)).toBe(false);
-    expect(pacer.atWindowLimit({ paced: true, keyed: false }, 0, T0)).toBe(false);
-    expect(pacer.atWindowLimit(PACED_KEYED, 1, T0)).toBe(false);
+    expect(atWindowLimit({ paced: false, keyed: true }, at(pacer, T0))).toBe(false);
+    expect(atWindowLimit({ paced: true, keyed: false }, at(pacer, T0))).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(pacer, T0, 1))).toBe(false);
   });
 
   it('is not due once the run has seen a 429, nor with less than a second of the window left', () => {
     const late = new Pacer({});
     observer(late)(200, windowHeaders('0', String(T0_SEC + 1)), T0);
-    expect(late.atWindowLimit(PACED_KEYED, 0, T0 + 1)).toBe(false);
-    expect(late.atWindowLimit(PACED_KEYED, 0, T0)).toBe(true);
+    expect(atWindowLimit(PACED_KEYED, at(late, T0 + 1))).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(late, T0))).toBe(true);
 
     const throttled = new Pacer({});
     const observe = observer(throttled);
     observe(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
     observe(200, windowHeaders('0', String(T0_SEC + 30)), T0 + 2_000);
-    expect(throttled.atWindowLimit(PACED_KEYED, 0, T0 + 2_000)).toBe(false);
+    expect(atWindowLimit(PACED_KEYED, at(throttled, T0 + 2_000))).toBe(false);
   });
 
   it('retries exactly at Retry-After, without the backoff the ordinary retry adds', () => {
     const pacer = new Pacer({});
     observer(pacer)(429, { 'retry-after': '0', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
-    expect(pacer.holdBeforeExactRetry(T0)).toBe(MARGIN);
+    expect(exactRetryMs(pacer, T0)).toBe(MARGIN);
     expect(pacer.holdBeforeRetry(T0)).toBe(1_000 + MARGIN);
 
     const later = new Pacer({});
     observer(later)(429, { 'retry-after': '3', ...windowHeaders('0', String(T0_SEC + 30)) }, T0);
-    expect(later.holdBeforeExactRetry(T0 + 1_000)).toBe(2_000 + MARGIN);
+    expect(exactRetryMs(later, T0 + 1_000)).toBe(2_000 + MARGIN);
   });
 });
 

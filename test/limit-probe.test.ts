@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { limitFromPlan } from '../src/session/burst-plan.js';
-import { judgeLimitProbe, probeWindow } from '../src/session/limit-probe.js';
+import { judgeLimitProbe, probeWindow } from '../src/rate-limit/limit-probe.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { NOW_MS, NOW_S, makeExchange } from './support/exchange-factory.js';
 

@@ -125,6 +125,8 @@ describe('a replay report records the replay verdict of each replayed requiremen
 });
 
 interface ReplayOutput {
+  /** The run's own report.json, the record the replay read. */
+  run: Report;
   stdout: string;
   code: number | null;
   report: Report;
@@ -149,6 +151,7 @@ async function runAndReplay(name: string, windowSeconds: number): Promise<Replay
     const replay = await runCli(['replay', join(dir, 'report.json'), ...common, '--reporter', 'json,junit,markdown,html', '--report-dir', out], env);
     const read = (file: string): Promise<string> => readFile(join(out, file), 'utf8');
     return {
+      run: JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report,
       stdout: replay.stdout,
       code: replay.code,
       report: JSON.parse(await read('report.json')) as Report,
@@ -168,6 +171,10 @@ describe('replay of a RATE-002 failure at 3 s windows: the console, report.json,
     it(name, async () => {
       const out = await runAndReplay(name, 3);
       expect(out.results.map((r) => r.id)).toEqual(['RATE-002']);
+      // The replay judges by the run's own rules (the rise rule, remaining-rise.ts): against the same
+      // server the run failed, it never says fixed.
+      expect(out.run.requirements.find((r) => r.id === 'RATE-002')?.status).toBe('fail');
+      expect(out.results[0]?.verdict, out.results[0]?.details.join('; ')).not.toBe('fixed');
       for (const r of out.results) {
         const status = statusOfReplay(r.verdict);
         expect(out.stdout).toMatch(new RegExp(`\\n  ${r.id}\\s+${r.verdict}\\n`));

@@ -17,7 +17,7 @@ import { BudgetExhaustedError, TransportError } from '../src/http/errors.js';
 import { replayExitCode, replayVerdict } from '../src/replay/verdict.js';
 import { judgeRiseSequence, riseReplays, riseSequence, type RiseReplay } from '../src/replay/rise-sequence.js';
 import { serverClockOf } from '../src/checks/server-clock.js';
-import { makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
+import { makeExchange, NOW_MS, NOW_S, type ExchangeOptions } from './support/exchange-factory.js';
 import { requirement } from './support/report-factory.js';
 
 const KEY = 'k3y-Secret-42';
@@ -241,15 +241,21 @@ describe('resendFailures', () => {
     expect(result.judgements.get('GET-003')?.[0]).toMatchObject({ outcome: 'unknown', message: /#5 was not re-sent: request budget exhausted/ });
   });
 
-  it('sends a RATE-002 exchange twice and judges the second against the first', async () => {
+  it('sends a RATE-002 exchange twice and judges the second against the first by the run\'s rise rule (remaining-rise.ts)', async () => {
     const listing = exchangeEvidence(makeExchange({ seq: 9, purpose: 'LIST-001' }));
     const rate = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [violationOn(listing)] })];
     // One after the other, as the replay sends them: the second is sent once the first was answered.
-    const frozen = (req: SendRequest, seq: number): Exchange =>
-      makeExchange({ seq, target: req.path, sentAt: 1_000 * seq, elapsedMs: 50, headers: { 'x-ratelimit-remaining': '58', 'x-ratelimit-reset': '4102444800' } });
-    const result = await resendFailures(rate, { ...ctx, client: fakeClient([frozen, frozen]) });
-    expect(result.exchanges).toHaveLength(2);
-    expect(result.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'violates', message: expect.stringMatching(/Remaining did not fall: 58 then 58/) })]);
+    const answering = (...remaining: string[]) =>
+      remaining.map((left) => (req: SendRequest, seq: number): Exchange =>
+        makeExchange({ seq, target: req.path, sentAt: NOW_MS - 3_000 + 1_000 * seq, elapsedMs: 50, headers: { 'x-ratelimit-remaining': left, 'x-ratelimit-reset': String(NOW_S + 60) } }),
+      );
+    const rose = await resendFailures(rate, { ...ctx, client: fakeClient(answering('50', '59')) });
+    expect(rose.exchanges).toHaveLength(2);
+    expect(rose.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'violates', message: expect.stringMatching(/X-RateLimit-Remaining rose from 50 .* to 59/) })]);
+    // A Remaining that stays is no rise of the run's rule on a pair (the run shows one frozen over more of its requests):
+    // the pair rule replay used before ("Remaining did not fall") failed it where the run would not.
+    const stayed = await resendFailures(rate, { ...ctx, client: fakeClient(answering('58', '58')) });
+    expect(stayed.judgements.get('RATE-002')).toEqual([expect.objectContaining({ outcome: 'conforms' })]);
   });
 });
 

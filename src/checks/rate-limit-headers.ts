@@ -123,21 +123,7 @@ export function plausibleResetMs(ex: Exchange, clock?: ServerClock): number | un
   return judged?.ok === true ? judged.resetMs : undefined;
 }
 
-/** A keyed response with the three headers usable, and its Reset placed on the server's clock. */
-export interface Reading {
-  ex: Exchange;
-  remaining: bigint;
-  limit: bigint;
-  resetMs: number;
-}
-
-export function readingOf(ex: Exchange, clock?: ServerClock): Reading | undefined {
-  if (ex.request.auth !== 'key' || ex.response === undefined) return undefined;
-  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
-  const limit = rateLimitValue(ex, 'x-ratelimit-limit');
-  const resetMs = plausibleResetMs(ex, clock);
-  return remaining === undefined || limit === undefined || resetMs === undefined ? undefined : { ex, remaining, limit, resetMs };
-}
+export { readingOf, type Reading } from '../rate-limit/reading.js';
 
 function checkResetTime(ex: Exchange, clock: ServerClock | undefined): Finding[] {
   const judged = judgeReset(ex, clock);

@@ -1,8 +1,8 @@
 /**
  * Section 8 judged on two consecutive responses to the run's key: RATE-003's Reset against the
  * moment the limit actually reset, RATE-008's stable Limit, each placed on the server's clock
- * (server-clock.ts); and, for replay's re-sent pairs, RATE-002's falling Remaining (the run judges
- * every pair of its responses instead, remaining-rise.ts).
+ * (server-clock.ts). RATE-002's rise of Remaining is judged on every pair of the run's responses
+ * (remaining-rise.ts).
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
@@ -14,7 +14,6 @@ import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import { operationOf } from './body.js';
 import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
-import { RELATIVE_BELOW } from '../rate-limit/reset-kind.js';
 
 /**
  * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of
@@ -31,35 +30,6 @@ const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.
 
 /** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
 const IN_FLIGHT_TOLERANCE_MS = 1;
-
-/**
- * Compares two consecutive exchanges made with the run's key (replay's re-sent pairs). Only the
- * same Reset value counts as the same window; falling by more than one is accepted (a shared
- * key), and Remaining may stay at 0 once the window is used up. In the last 2 s before Reset a
- * whole-second Reset hides the requests a sliding window or token bucket gives back, so
- * Remaining may rise there.
- */
-export function checkRemainingFalls(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
-  // Tolerates callers handing the pair over in either order; the later request is the one judged.
-  const [earlier, later] = inOrder(prev, next);
-  if (!keyedPair(earlier, later)) return [];
-  // Requests in flight together (a concurrent burst) reach the server in either order: only a
-  // pair whose first answer had arrived before the second was sent has an order to judge.
-  if (receivedAt(earlier) > later.sentAt + IN_FLIGHT_TOLERANCE_MS) return [];
-  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
-  const after = rateLimitValue(later, 'x-ratelimit-remaining');
-  const resetBefore = rateLimitValue(earlier, 'x-ratelimit-reset');
-  const resetAfter = rateLimitValue(later, 'x-ratelimit-reset');
-  if (before === undefined || after === undefined || resetBefore === undefined || resetAfter === undefined) return [];
-  // A relative Reset ("1" s to go) repeats in every window, so it cannot tell one window from the
-  // next; it is RATE-003's violation, and Remaining refilling under it is not RATE-002's.
-  if (resetBefore < BigInt(RELATIVE_BELOW) || resetAfter < BigInt(RELATIVE_BELOW)) return [];
-  if (resetBefore !== resetAfter || before === 0n || after < before) return [];
-  const laterAt = serverMoment(later, clock)?.earliest;
-  if (laterAt !== undefined && Number(resetAfter) * 1000 - laterAt <= WHOLE_SECONDS_MS) return [];
-  const found = violation('RATE-002', `Remaining did not fall: ${before} then ${after} within the window ending ${resetAfter} (exchanges ${earlier.seq} and ${later.seq}) / Expected at most ${before - 1n}`, later.seq);
-  return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'remaining-at-most', value: Number(before - 1n) } }];
-}
 
 /** A keyed pair in order whose later Remaining is higher, surely more than 2 s before the Reset the earlier one announced. */
 interface RiseBeforeReset {

@@ -8,8 +8,9 @@
  * Everything it sends is recorded as an Exchange with the key redacted.
  *
  * This module keeps the run's rules (budget, halting, the single retry, the record); the pieces
- * it calls do one job each: prepare.ts builds the request, pacer.ts decides every wait,
- * transport.ts sends it, recorder.ts redacts it into an Exchange.
+ * it calls do one job each: prepare.ts builds the request, pacer.ts decides every wait (unless
+ * the run's send policy times a send otherwise, send-policy.ts), transport.ts sends it,
+ * recorder.ts redacts it into an Exchange.
  */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
@@ -27,10 +28,13 @@ import { keptExchange } from './kept-body.js';
 import { Transport, type ClientCertificate } from './transport.js';
 import type { GatewayHeader } from './gateway-headers.js';
 import { proxyUseOf, type ProxyChoice } from './proxy-route.js';
+import type { SendPolicy } from './send-policy.js';
+import { readExchange } from '../rate-limit/reading.js';
 
 export { authTemplateOf } from './prepare.js';
 export type { CustomAuth, HttpMethod, SendRequest } from './prepare.js';
 export type { RateLimitState } from './pacer.js';
+export type { SendPolicy } from './send-policy.js';
 
 export interface ClientOptions {
   /** May carry a path (".../v1"); request paths are appended to it, never replacing it. */
@@ -61,13 +65,10 @@ export interface ClientOptions {
   /** For a target that asks for mutual TLS. */
   clientCertificate?: ClientCertificate;
   /**
-   * Whether the run may make its one limit probe, given the X-RateLimit-Limit last advertised:
-   * true when the limit under test is known and RATE-005 is selected. Then the first paced keyed
-   * send held only because the server's Remaining reached 0 is sent anyway, as the request over
-   * the limit, and a 429 to it is retried exactly at Retry-After (RATE-006's recovery check).
-   * Without it the client never sends into an exhausted window.
+   * Times the sends whose moment the run tests (send-policy.ts; the run's are in src/rate-limit/:
+   * the limit probe, the exact retry). Without one every send waits what the pacer asks.
    */
-  limitProbe?: (advertisedLimit: number | undefined) => boolean;
+  sendPolicy?: SendPolicy;
   /** Called as each request goes out, with the count sent so far: an answer may never arrive (abort, hung server). */
   onSend?: (requests: number) => void;
   onExchange?: (ex: Exchange) => void;
@@ -98,8 +99,6 @@ export interface ConformanceClient {
   readonly rateLimit: Readonly<RateLimitState>;
   /** Why the client stopped sending, once it has; every later send throws RunHaltedError. */
   readonly stopped: { reason: HaltReason; message: string } | undefined;
-  /** The run's limit probe (see ClientOptions.limitProbe), once it was sent: the request sent over the limit. */
-  readonly limitProbe: Exchange | undefined;
   /**
    * Whether one more keyed request may be sent while `inFlight` others are unanswered: the window
    * keeps a request to spare after all of them, no 429 was met and no Retry-After is pending (see
@@ -150,7 +149,7 @@ class Client implements ConformanceClient {
   private readonly deadlineAt: number | undefined;
   private readonly onSend: ((requests: number) => void) | undefined;
   private readonly onExchange: ((ex: Exchange) => void) | undefined;
-  private readonly mayProbeLimit: ((advertisedLimit: number | undefined) => boolean) | undefined;
+  private readonly sendPolicy: SendPolicy | undefined;
   private readonly onWait: ((ms: number, reason: string) => void) | undefined;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -167,9 +166,6 @@ class Client implements ConformanceClient {
   private consecutiveTransportFailures = 0;
   /** Keyed requests sent but not answered: the Remaining we last saw does not count them yet. */
   private inFlightKeyed = 0;
-  /** Once per run: set when the probe is decided, before it is sent, so no concurrent send makes a second. */
-  private probeUsed = false;
-  private probe: Exchange | undefined;
   /** Once per run: the wait to X-RateLimit-Reset after a retry at Retry-After was refused again. */
   private resetWaitUsed = false;
   /** Aborted by the first halt: it wakes every wait, so a stopped run is not held by a Reset a minute away. */
@@ -191,7 +187,7 @@ class Client implements ConformanceClient {
     this.deadlineAt = options.deadlineAt;
     this.onSend = options.onSend;
     this.onExchange = options.onExchange;
-    this.mayProbeLimit = options.limitProbe;
+    this.sendPolicy = options.sendPolicy;
     this.onWait = options.onWait;
     this.now = options.now ?? Date.now;
     // The default sleep ends with the halt, so no timer of a stopped run is left pending.
@@ -241,10 +237,6 @@ class Client implements ConformanceClient {
     return this.halted === undefined ? undefined : { reason: this.halted.reason, message: this.halted.message };
   }
 
-  get limitProbe(): Exchange | undefined {
-    return this.probe;
-  }
-
   get keyedInFlight(): number {
     return this.inFlightKeyed;
   }
@@ -289,13 +281,13 @@ class Client implements ConformanceClient {
     const prepared = this.prepare(req);
     this.assertUsable();
     if (this.counters.requests >= this.maxRequests) throw new BudgetExhaustedError(this.maxRequests);
-    const send = { paced: prepared.paced, keyed: prepared.mode === 'key', exactRetryAfter: prepared.exactRetryAfter };
-    const hold = this.pacer.holdBeforeSend(send, this.inFlightKeyed, this.now());
-    // Only a send that takes the single retry: that retry is the probe's recovery check.
-    const probing = hold !== undefined && prepared.retryOn429 && this.probesLimit(send);
-    if (hold !== undefined && !probing) await this.wait(hold.ms, hold.reason);
+    const send = { paced: prepared.paced, keyed: prepared.mode === 'key', retryOn429: prepared.retryOn429, exactRetryAfter: prepared.exactRetryAfter };
+    const now = this.now();
+    const timing = this.sendPolicy?.time(send, { pacer: this.pacer, inFlightKeyed: this.inFlightKeyed, now });
+    const hold = timing === undefined ? this.pacer.holdBeforeSend(send, this.inFlightKeyed, now) : timing.hold;
+    if (hold !== undefined) await this.wait(hold.ms, hold.reason);
     const first = await this.dispatch(prepared, undefined);
-    if (probing) this.probe = first;
+    timing?.sent?.(first);
     if (first.response?.status !== 429) return first;
 
     if (this.pacer.throttledTooOften) {
@@ -307,7 +299,7 @@ class Client implements ConformanceClient {
     }
     if (!prepared.retryOn429) return first;
 
-    const retryHold = probing ? this.pacer.holdBeforeExactRetry(this.now()) : this.pacer.holdBeforeRetry(this.now());
+    const retryHold = timing?.retryHoldMs?.(this.now()) ?? this.pacer.holdBeforeRetry(this.now());
     const second = await this.retry(prepared, first, retryHold, `429 on exchange ${first.seq}: waiting before the single retry`);
     if (second.response?.status !== 429) return second;
     const halted = this.waitForResetInstead(`the retry after Retry-After got 429 again (exchanges ${first.seq} and ${second.seq})`);
@@ -338,15 +330,6 @@ class Client implements ConformanceClient {
       return undefined;
     }
     return this.halt('throttled', `${what}; stopping so the key is not banned`);
-  }
-
-  /** Whether this held send is the run's one limit probe (see ClientOptions.limitProbe); decides it once. */
-  private probesLimit(send: { paced: boolean; keyed: boolean }): boolean {
-    if (this.probeUsed || this.mayProbeLimit === undefined) return false;
-    if (!this.pacer.atWindowLimit(send, this.inFlightKeyed, this.now())) return false;
-    if (!this.mayProbeLimit(this.pacer.state.limit)) return false;
-    this.probeUsed = true;
-    return true;
   }
 
   private assertUsable(): void {
@@ -446,6 +429,6 @@ class Client implements ConformanceClient {
       return;
     }
     this.consecutiveTransportFailures = 0;
-    this.pacer.observe(exchange.seq, exchange.request.auth, res, this.now(), this.seq);
+    this.pacer.observe(exchange.seq, readExchange(exchange), this.now(), this.seq);
   }
 }

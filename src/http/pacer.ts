@@ -7,9 +7,8 @@
  * can be followed with a fake clock.
  */
 import type { HaltReason } from './errors.js';
-import type { AuthMode, RecordedResponse } from './exchange.js';
-import { parseRetryAfter, retryAfterDelayMs } from './retry-after.js';
-import { resetKind } from '../rate-limit/reset-kind.js';
+import { retryAfterDelayFrom } from './retry-after.js';
+import { resetAtMs, type ExchangeReading } from '../rate-limit/reading.js';
 
 export interface RateLimitState {
   limit?: number;
@@ -51,18 +50,12 @@ const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 32_000;
 /** A 429 right after a 429 means our waits are not enough; going on risks getting the key banned. */
 const MAX_CONSECUTIVE_429 = 2;
-const DIGITS = /^\d+$/;
-/**
- * The limit probe needs this much of the window left: its retry (after a Retry-After of 0, at
- * once) must still land in the window that refused it, or a Retry-After that ends too early would
- * go unnoticed. Closer to Reset, waiting for the next window costs less than a second.
- */
-const PROBE_MIN_WINDOW_LEFT_MS = 1_000;
 
 export class Pacer {
   private readonly maxWaitMs: number;
   private readonly deadlineAt: number | undefined;
-  private readonly waitMarginMs: number;
+  /** Added to every wait the pacer computes (WaitBounds.waitMarginMs). */
+  readonly waitMarginMs: number;
   private readonly limits: RateLimitState = {};
   private throttledCount = 0;
   /** 429s answered to requests sent after the previous 429 arrived: these alone grow the backoff and count towards a halt. */
@@ -93,40 +86,52 @@ export class Pacer {
     return this.throttledCount;
   }
 
+  /** X-RateLimit-Reset of the key's window, as Unix ms on the local clock; undefined before one was seen. */
+  get windowEndsAt(): number | undefined {
+    return this.resetAtMs;
+  }
+
+  /** Unix ms at which the last counted 429's own Retry-After passes, without backoff; undefined when it sent none. */
+  get retryAfterSaysUntil(): number | undefined {
+    return this.retryAfterExactUntil;
+  }
+
   /** True once 429s came back to back: the run must stop sending. */
   get throttledTooOften(): boolean {
     return this.consecutive429 >= MAX_CONSECUTIVE_429;
   }
 
   /**
-   * Updates the account from a response: the window from a keyed one (the other auth modes hit
-   * other buckets), the Retry-After deadline and backoff from any 429.
+   * Updates the account from a response's reading (src/rate-limit/reading.ts): the window from a
+   * keyed one (the other auth modes hit other buckets), the Retry-After deadline and backoff from
+   * any 429.
    *
    * `sentSoFar` is the highest seq sent when this response arrived. A response to a request sent
    * before the last 429 arrived (a concurrent burst's in-flight requests) neither counts as a
    * 429 "in a row" nor clears that count: the client could not have heeded a 429 it had not seen.
    */
-  observe(seq: number, auth: AuthMode, res: RecordedResponse, now: number, sentSoFar = seq): void {
-    if (auth === 'key') this.observeWindow(seq, res.headers, now);
+  observe(seq: number, reading: ExchangeReading, now: number, sentSoFar = seq): void {
+    if (reading.keyed) this.observeWindow(seq, reading, now);
     const inFlightAtLast429 = seq <= this.sentWhen429;
 
-    if (res.status !== 429) {
+    if (reading.status !== 429) {
       if (!inFlightAtLast429) this.consecutive429 = 0;
       return;
     }
     this.throttledCount++;
     if (inFlightAtLast429) {
       // Its Retry-After may still be later than the first one's: keep the later deadline.
-      const until = now + this.retryAfterOf(res.headers, now, this.backoff());
+      const until = now + this.retryAfterOf(reading, now, this.backoff());
       this.limits.retryAfterUntil = Math.max(this.limits.retryAfterUntil ?? 0, until);
       return;
     }
     this.answered429++;
     this.consecutive429++;
     this.sentWhen429 = Math.max(seq, sentSoFar);
-    this.limits.retryAfterUntil = now + this.retryAfterOf(res.headers, now, this.backoff());
-    const exact = retryAfterDelayMs(res.headers, now);
-    this.retryAfterExactUntil = exact === undefined ? undefined : now + exact;
+    this.limits.retryAfterUntil = now + this.retryAfterOf(reading, now, this.backoff());
+    // Its own delay, an HTTP-date measured against the response's Date (the server's clock).
+    const { retryAfter } = reading;
+    this.retryAfterExactUntil = retryAfter === undefined ? undefined : now + retryAfterDelayFrom(retryAfter, reading.dateMs ?? now);
     this.retryAfterSeq = seq;
   }
 
@@ -135,13 +140,12 @@ export class Pacer {
    * paced keyed sends. Every send asked for before the window ends is held, concurrent ones too:
    * none of them has slept yet, so letting any through would spend a request the window lacks.
    * Once the wait is over, now is past Reset and the stale Remaining=0 no longer holds anyone.
-   * `exactRetryAfter` waits what the last 429's Retry-After said and no backoff on top: the
-   * recovery probe (RATE-006) tests that very moment, so a longer wait would hide a wrong one.
+   * `retryAfterUntil` replaces the pending Retry-After's moment for a send policy that times it
+   * otherwise (src/rate-limit/exact-retry.ts).
    */
-  holdBeforeSend(send: { paced: boolean; keyed: boolean; exactRetryAfter?: boolean }, inFlightKeyed: number, now: number): Hold | undefined {
+  holdBeforeSend(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number, retryAfterUntil = this.limits.retryAfterUntil): Hold | undefined {
     let until = 0;
     let reason = '';
-    const retryAfterUntil = send.exactRetryAfter === true ? (this.retryAfterExactUntil ?? this.limits.retryAfterUntil) : this.limits.retryAfterUntil;
     if (retryAfterUntil !== undefined && retryAfterUntil > now) {
       until = retryAfterUntil + this.waitMarginMs;
       reason = 'Retry-After of the last 429';
@@ -163,16 +167,6 @@ export class Pacer {
   }
 
   /**
-   * The wait before the retry of the limit probe: exactly the last 429's Retry-After, no backoff
-   * on top (after a Retry-After of 0, right away). That retry is RATE-006's recovery check, and a
-   * longer wait would hide a Retry-After that ends too early.
-   */
-  holdBeforeExactRetry(now: number): number {
-    const until = this.retryAfterExactUntil ?? this.limits.retryAfterUntil ?? now;
-    return Math.max(0, until - now) + this.waitMarginMs;
-  }
-
-  /**
    * After 429s in a row, the server's other instruction: hold every send until the window's
    * X-RateLimit-Reset (and no earlier than the backoff). False when no Reset lies ahead, so the
    * caller stops instead.
@@ -181,18 +175,6 @@ export class Pacer {
     if (this.resetAtMs === undefined || this.resetAtMs <= now) return false;
     this.limits.retryAfterUntil = Math.max(this.resetAtMs, this.limits.retryAfterUntil ?? 0);
     return true;
-  }
-
-  /**
-   * True when a send would be held only because the server's own Remaining reached 0 in this
-   * window: a paced keyed send, nothing keyed in flight, no 429 seen in the run and no Retry-After
-   * pending, and enough of the window left for the retry to land in it. Then the next request is
-   * the one over the limit, whoever sends it.
-   */
-  atWindowLimit(send: { paced: boolean; keyed: boolean }, inFlightKeyed: number, now: number): boolean {
-    if (!send.paced || !send.keyed || inFlightKeyed > 0 || this.throttledCount > 0) return false;
-    if ((this.limits.retryAfterUntil ?? 0) > now) return false;
-    return this.limits.remaining === 0 && this.resetAtMs !== undefined && this.resetAtMs - now >= PROBE_MIN_WINDOW_LEFT_MS;
   }
 
   /**
@@ -224,17 +206,16 @@ export class Pacer {
     return undefined;
   }
 
-  private observeWindow(seq: number, headers: Record<string, string>, now: number): void {
-    const limit = parseCount(headers['x-ratelimit-limit']);
-    const remaining = parseCount(headers['x-ratelimit-remaining']);
-    const reset = parseCount(headers['x-ratelimit-reset']);
+  private observeWindow(seq: number, { limit, remaining, reset }: ExchangeReading, now: number): void {
     // Missing or malformed values keep what we knew: forgetting a Remaining of 0 because a
     // proxy's error page lacks the headers would let the next request through.
-    if (limit !== undefined) this.limits.limit = limit;
-    if (remaining !== undefined) this.limits.remaining = remaining;
+    if (limit !== undefined) this.limits.limit = Number(limit);
+    if (remaining !== undefined) this.limits.remaining = Number(remaining);
     if (reset !== undefined) {
-      this.limits.reset = reset;
-      this.resetAtMs = resetToMs(reset, now);
+      this.limits.reset = Number(reset.value);
+      // Every kind of Reset is waited for (a server sending another kind than the spec's is
+      // RATE-003's to judge): the pacer waits, it does not hammer.
+      this.resetAtMs = resetAtMs(reset, now);
     }
     if (remaining !== undefined || reset !== undefined) this.windowSeq = seq;
   }
@@ -245,11 +226,9 @@ export class Pacer {
   }
 
   /** The backoff, stretched to the server's Retry-After (or Reset). */
-  private retryAfterOf(headers: Record<string, string>, now: number, backoff: number): number {
-    const retryAfter = parseRetryAfter(headers['retry-after'], now);
-    if (retryAfter !== undefined) return Math.max(backoff, retryAfter.delayMs);
-    const reset = parseCount(headers['x-ratelimit-reset']);
-    return reset === undefined ? backoff : Math.max(backoff, resetToMs(reset, now) - now);
+  private retryAfterOf({ retryAfter, reset }: ExchangeReading, now: number, backoff: number): number {
+    if (retryAfter !== undefined) return Math.max(backoff, retryAfterDelayFrom(retryAfter, now));
+    return reset === undefined ? backoff : Math.max(backoff, resetAtMs(reset, now) - now);
   }
 
   private windowExhausted(now: number, inFlightKeyed: number): boolean {
@@ -260,26 +239,5 @@ export class Pacer {
     // Remaining=0 that came with the same 429 does not add a wait for the whole window.
     if (this.retryAfterSeq >= this.windowSeq && this.retryAfterSeq > 0) return false;
     return remaining - inFlightKeyed <= 0;
-  }
-}
-
-function parseCount(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  return DIGITS.test(v) ? Number(v) : undefined;
-}
-
-/**
- * The spec says Unix seconds; a server sending milliseconds or a relative count of seconds
- * is judged by RATE-003, but the pacer still reads it the way that makes it wait, not hammer.
- */
-function resetToMs(reset: number, now: number): number {
-  switch (resetKind(reset)) {
-    case 'unix-milliseconds':
-      return reset;
-    case 'unix-seconds':
-      return reset * 1000;
-    case 'relative-seconds':
-      return now + reset * 1000;
   }
 }

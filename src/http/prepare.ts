@@ -46,7 +46,7 @@ export interface SendRequest {
   pace?: boolean;
   /** Default true: one retry after Retry-After. */
   retryOn429?: boolean;
-  /** Default false: after a 429, wait exactly its Retry-After instead of the longer of it and the backoff. */
+  /** Default false: after a 429, wait exactly its Retry-After instead of the longer of it and the backoff (the run's send policy does: src/rate-limit/exact-retry.ts). */
   exactRetryAfter?: boolean;
 }
 

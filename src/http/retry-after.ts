@@ -160,14 +160,27 @@ export function parseHttpDate(value: string | undefined): number | undefined {
  * sloppy date is safer than ignoring it.
  */
 export function parseRetryAfter(value: string | undefined, nowMs: number): RetryAfter | undefined {
+  const parsed = retryAfterValueOf(value, nowMs);
+  if (parsed === undefined) return undefined;
+  const delayMs = retryAfterDelayFrom(parsed, nowMs);
+  return parsed.form === 'delta-seconds' ? { delayMs, form: 'delta-seconds' } : { delayMs, form: 'http-date', dateForm: parsed.dateForm };
+}
+
+/** A Retry-After as sent, before any clock is read: a delay, or the moment an HTTP-date names. */
+export type RetryAfterValue = { form: 'delta-seconds'; delayMs: number } | { form: 'http-date'; atMs: number; dateForm: HttpDateForm };
+
+/** Retry-After parsed (parseRetryAfter's rule); nowMs resolves only an rfc850-date's two-digit year. */
+export function retryAfterValueOf(value: string | undefined, nowMs: number): RetryAfterValue | undefined {
   if (value === undefined) return undefined;
   const v = trimOws(value);
-  if (DELTA_SECONDS.test(v)) {
-    return { delayMs: Number(v) * 1000, form: 'delta-seconds' };
-  }
+  if (DELTA_SECONDS.test(v)) return { delayMs: Number(v) * 1000, form: 'delta-seconds' };
   const date = parseHttpDateAnyForm(v, nowMs);
-  if (date === undefined) return undefined;
-  return { delayMs: Math.max(0, date.ms - nowMs), form: 'http-date', dateForm: date.form };
+  return date === undefined ? undefined : { form: 'http-date', atMs: date.ms, dateForm: date.form };
+}
+
+/** How long after `fromMs` the Retry-After has passed; never negative (a date in the past means "now"). */
+export function retryAfterDelayFrom(value: RetryAfterValue, fromMs: number): number {
+  return value.form === 'delta-seconds' ? value.delayMs : Math.max(0, value.atMs - fromMs);
 }
 
 /**

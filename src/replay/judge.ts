@@ -13,7 +13,8 @@
 import { CROSS_CUTTING_REQUIREMENTS, crossCuttingChecks } from '../checks/cross-cutting.js';
 import { checkRejectedOrBounded } from '../checks/list-page.js';
 import { idKey, petsOf } from '../checks/pet-shape.js';
-import { checkRemainingFalls } from '../checks/rate-limit-sequence.js';
+import { findUnexplainedRises } from '../checks/remaining-rise.js';
+import type { ServerClock } from '../checks/server-clock.js';
 import type { Exchange } from '../http/exchange.js';
 import { listLimits } from '../interface/openapi.js';
 import type { ExchangeEvidence } from '../report/types.js';
@@ -29,8 +30,10 @@ export interface Judgement {
 
 export interface JudgeContext {
   plan?: Plan;
-  /** The keyed re-send just before this one, for RATE-002's "Remaining falls". */
+  /** The keyed re-send just before this one: RATE-002 judges the pair by the run's rise rule (remaining-rise.ts). */
   previousKeyed?: Exchange;
+  /** What the replay has seen so far, which places the server's clock and sizes its windows for that rule. */
+  seen?: { clock: ServerClock | undefined; exchanges: readonly Exchange[] };
 }
 
 /** accepts: true, false, or why the status cannot decide. */
@@ -87,7 +90,7 @@ function statusOf(ex: { response?: { status: number } }): string {
 
 function violationsFor(requirement: string, ex: Exchange, ctx: JudgeContext): string[] {
   if (CROSS_CUTTING.has(requirement)) {
-    const pair = requirement === 'RATE-002' && ctx.previousKeyed !== undefined ? checkRemainingFalls(ctx.previousKeyed, ex) : [];
+    const pair = requirement === 'RATE-002' && ctx.previousKeyed !== undefined ? findUnexplainedRises([ctx.previousKeyed, ex], ctx.seen?.clock, ctx.seen?.exchanges) : [];
     return [...crossCuttingChecks(ex, ctx.plan === undefined ? {} : { plan: ctx.plan }), ...pair]
       .filter((f) => f.requirement === requirement && f.kind === 'violation')
       .map((f) => f.message);

@@ -126,7 +126,8 @@ export async function resendFailures(failing: readonly RequirementResult[], ctx:
       if (ex.request.auth === 'key' && ex.response !== undefined) previousKeyed = ex;
       // The first of a pair only sets up the second: judging it alone would count it twice.
       if (i + 1 < planned.times) continue;
-      add(requirements, (id) => judgeReplayed(id, original, ex, { ...(ctx.plan === undefined ? {} : { plan: ctx.plan }), ...(previous === undefined ? {} : { previousKeyed: previous }) }) ?? { outcome: 'unknown', message: 'no judge' });
+      const seen = { clock: serverClockOf(exchanges), exchanges };
+      add(requirements, (id) => judgeReplayed(id, original, ex, { ...(ctx.plan === undefined ? {} : { plan: ctx.plan }), ...(previous === undefined ? {} : { previousKeyed: previous, seen }) }) ?? { outcome: 'unknown', message: 'no judge' });
     }
   }
   const rises = riseReplays(failing);

@@ -36,9 +36,10 @@ export interface TopUp {
 export const CASES_AT_ONCE = 4;
 
 /**
- * The size of the groups Session.together releases at once, and the smallest it holds out for:
- * what overlapping creations need to show, and what CREATE-002 can afford to fetch whole on a Free
- * key (CREATE-001's fixed examples, fetched by the group).
+ * The size of the groups `together` releases at once with `groups`, and the smallest group its
+ * first one waits for the next window to send whole: what overlapping creations need to show, and
+ * what CREATE-002 can afford to fetch whole on a Free key (CREATE-001's fixed examples, fetched by
+ * the group).
  */
 export const MIN_GROUP = 3;
 /** Past the Reset by the earliest reading of the server's clock, as the client's own waits add their margin. */
@@ -47,9 +48,9 @@ const GROUP_WAIT_MARGIN_MS = 250;
 export interface TogetherOptions {
   /**
    * Released in groups of MIN_GROUP at the same moment, each once the group before is
-   * answered, rather than one more as each is answered; and the first group waits for the next
-   * window when this one cannot take MIN_GROUP of them at once (Session.#holdForGroup). For cases
-   * whose overlap is itself under test (CREATE-001's valid creations).
+   * answered, rather than one more as each is answered; and before the first group the scheduler
+   * pauses until the next window when this one has no room for MIN_GROUP of them and one to spare.
+   * For cases whose overlap is itself under test (CREATE-001's valid creations).
    */
   groups?: boolean;
 }
@@ -59,6 +60,8 @@ export interface SchedulerSession {
   readonly client: ConformanceClient;
   readonly config: RunConfig;
   readonly serverClock: ServerClock | undefined;
+  /** The run's limit probe (src/rate-limit/limit-probe.ts): once it was sent, the window's limit is being judged without a top-up. */
+  readonly limitProbe: { readonly exchange: Exchange | undefined };
   isSelected(requirement: string): boolean;
   idle(ms: number, reason: string, quiet?: boolean): Promise<void>;
 }
@@ -135,7 +138,7 @@ export class SendScheduler {
   #topUpInputs(inFlight: number): BurstInputs | undefined {
     if (this.#topUpClosed || !this.isSelected('RATE-005')) return undefined;
     const { client } = this;
-    if (client.stats.throttled > 0 || client.limitProbe !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
+    if (client.stats.throttled > 0 || this.#session.limitProbe.exchange !== undefined || client.stopped !== undefined || client.rateLimit.remaining === undefined) return undefined;
     const serverNowMs = latestServerNow(this.serverClock, Date.now());
     if (serverNowMs === undefined) return undefined;
     const inputs = burstInputsOf(client.exchanges, this.config.plan, client.remainingBudget() - TOP_UP_RESERVE, this.serverClock);

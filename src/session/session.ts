@@ -18,6 +18,8 @@ import { encodeProgress } from '../conformance/progress.js';
 import { loggedExchange } from '../report/evidence.js';
 import { planPropertyRuns, PROPERTY_EXAMPLE_REQUESTS, type RunPlan } from './budget-plan.js';
 import { limitFromPlan } from './burst-plan.js';
+import { LimitProbe } from '../rate-limit/limit-probe.js';
+import { runSendPolicy } from '../rate-limit/send-policy.js';
 import { SendScheduler } from './rate-limit-sends.js';
 import { listenForStop } from './stop-channel.js';
 import type { WaitRecord } from '../report/timeline-record.js';
@@ -28,6 +30,8 @@ const STORE_GROWTH = 50;
 export class Session {
   readonly config: RunConfig;
   readonly client: ConformanceClient;
+  /** The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit. */
+  readonly limitProbe = new LimitProbe((advertised) => this.isSelected('RATE-005') && limitFromPlan(this.config.plan, advertised) !== undefined);
   readonly ledger = new Ledger();
   readonly store: StoreModel;
   /** Every exchange, as it arrives, to the store model and the run's checks; their findings to the ledger. */
@@ -53,8 +57,7 @@ export class Session {
       ...(config.waitMarginMs === undefined ? {} : { waitMarginMs: config.waitMarginMs }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
       ...reachOptions(config),
-      // The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit.
-      limitProbe: (advertised) => this.isSelected('RATE-005') && limitFromPlan(config.plan, advertised) !== undefined,
+      sendPolicy: runSendPolicy(this.limitProbe),
       // Live count for the main side, taken as each request leaves: a cancelled test's requests
       // reach no test's meta, and one in flight at the abort may never be answered.
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
@@ -125,7 +128,7 @@ export class Session {
  * and the timeline's waits are the harness's (src/conformance/requirement-test.ts), and a test
  * records findings through its RequirementRun.
  */
-export type SuiteSession = Pick<Session, 'config' | 'client' | 'store' | 'shared' | 'scheduler' | 'serverClock' | 'isSelected' | 'namePrefix' | 'plan' | 'idle'>;
+export type SuiteSession = Pick<Session, 'config' | 'client' | 'store' | 'shared' | 'scheduler' | 'limitProbe' | 'serverClock' | 'isSelected' | 'namePrefix' | 'plan' | 'idle'>;
 
 let current: Session | undefined;
 
