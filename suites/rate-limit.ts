@@ -12,11 +12,14 @@ import { othersSpentInAWindow } from '../src/checks/key-use.js';
 import type { Exchange } from '../src/http/exchange.js';
 import type { SuiteSession } from '../src/session/session.js';
 import { HandoffKey } from '../src/session/shared-results.js';
-import { limitFromPlan, planBurst, type BurstPlan } from '../src/session/burst-plan.js';
+import { limitFromPlan, planBurst, type BurstOperation, type BurstPlan } from '../src/session/burst-plan.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
-import { burstInputsOf, header, observedWindowMs, runBurst, type BurstResult } from '../src/session/burst.js';
+import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst, type BurstResult, type BurstTargets } from '../src/session/burst.js';
+import { jsonBody } from '../src/checks/body.js';
+import { isJsonObject, stringifyJson } from '../src/interface/json.js';
+import { idOf } from './support.js';
 import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
 import { progressNote } from '../src/conformance/progress.js';
@@ -104,6 +107,27 @@ function judgeBurst(t: RequirementRun, plan: Planned, result: BurstResult, when:
   t.cite(result.throttled);
 }
 
+/**
+ * The burst's requests as the plan's operations (burstRequest): getPet of a pet the run created or
+ * saw, createPet named with a marker of its own and recorded when the server creates it (a window
+ * that ended first serves it), unless the run may not write.
+ */
+function burstSender(t: RequirementRun): (operation: BurstOperation) => Promise<Exchange> {
+  const { store, config } = t.session;
+  const pet = store.usable(store.createdPets)[0] ?? store.usable(store.knownPets.values())[0];
+  const categoryId = pet?.['categoryId'];
+  const targets: BurstTargets = {
+    petId: pet === undefined ? undefined : idOf(pet),
+    newPet: config.readOnly ? undefined : () => stringifyJson({ name: `${store.probes.next()}burst`, categoryId: typeof categoryId === 'bigint' ? categoryId : 1n, status: 'available' }),
+  };
+  return async (operation) => {
+    const ex = await t.send({ ...burstRequest(operation, targets), pace: false, retryOn429: false });
+    const created = operation === 'createPet' && ex.response?.status === 201 ? jsonBody(ex) : undefined;
+    if (created?.ok === true && isJsonObject(created.value)) store.recordCreated(created.value, ex);
+    return ex;
+  };
+}
+
 export const rateLimit = suite('8 limits', () => {
   // The burst's 429 is judged for its Retry-After with every other 429, by the cross-cutting checks.
   crossCuttingTest('RATE-005', is429, async (t) => {
@@ -129,11 +153,7 @@ export const rateLimit = suite('8 limits', () => {
     }
     const plan = planBurst(burstInputsOf(client.exchanges, config.plan, client.remainingBudget(), t.session.serverClock));
     if (plan.kind === 'cannot') return t.inconclusive(plan.reason);
-    const result = await runBurst(
-      plan,
-      () => t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false }),
-      (ms) => waitForNextWindow(ms, config.maxWaitMs, t.session),
-    );
+    const result = await runPlannedBurst(plan, burstSender(t), (ms) => waitForNextWindow(ms, config.maxWaitMs, t.session));
     const waited = plan.waitFirstMs === undefined ? '' : `after waiting ${(plan.waitFirstMs / 1000).toFixed(1)} s for a fresh window`;
     judgeBurst(t, plan, result, waited);
   });

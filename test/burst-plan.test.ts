@@ -149,6 +149,23 @@ describe('BurstTally', () => {
     expect(over.excess().violation).toMatch(/^66 requests served in 4\.6 s .* \(at most 64, allowing for a limiter that refills at that rate\)$/);
   });
 
+  it('fails a valid request the burst expected over the limit and refused with another status while its siblings got 429', () => {
+    // The window's 60, then the three sent together once nothing was left: two 429s and a 503.
+    const group = (status: number, seq: number): BurstResponse => ({ seq, status, limit: 60, remaining: 0, reset: WINDOW_END_S, sentAt: NOW + 700, receivedAt: NOW + 705, expectedOver: true });
+    const feed = (tally: BurstTally, responses: BurstResponse[]): BurstTally => {
+      for (const r of responses) tally.add(r);
+      return tally;
+    };
+    const over = [...served(60, 1), group(429, 61), group(503, 62), group(429, 63)];
+    expect(feed(new BurstTally(FREE, { validRequests: true }), over).excess().violation).toMatch(/^exchange #62, sent when its window .* had nothing left by its own X-RateLimit-Remaining, while that window answered 429, received 503 \/ Expected 429/);
+    // The run's own requests (the limit probe's window) may be refused for what they are: not judged
+    // so (here only the count fails it: the 503 was counted, 61 in a window too short to refill).
+    expect(feed(new BurstTally(FREE), over).excess().violation).not.toContain('received 503');
+    // A 503 the burst did not expect over the limit says nothing of the limiter.
+    const early = [...served(58, 1), { ...group(503, 59), expectedOver: false }, ...served(1, 60, { remaining: 0 }), group(429, 61)];
+    expect(feed(new BurstTally(FREE, { validRequests: true }), early).excess()).toEqual({});
+  });
+
   it('proves the excess at once at 2 × limit + 1 in one window', () => {
     const tally = new BurstTally(FREE);
     const events = served(121, 1).map((r) => tally.add(r).kind);

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Exchange } from '../src/http/exchange.js';
-import { planBurst } from '../src/session/burst-plan.js';
-import { runBurst } from '../src/session/burst.js';
+import { OVER_LIMIT_OPERATIONS, planBurst, type BurstOperation } from '../src/session/burst-plan.js';
+import { runBurst, runPlannedBurst } from '../src/session/burst.js';
 import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 
 /** A window that outlasts the test, however long a busy machine takes to run it. */
@@ -50,6 +50,86 @@ function planFor(remaining: number, concurrencyHint: { latencyMs: number }) {
   if (plan.kind !== 'burst') throw new Error(plan.reason);
   return { ...plan, concurrency: 8 };
 }
+
+/** A fixed window of 60 whose headers are fixed when it counts the request (as a limiter does), `used` already spent; answers take 1 to 3 ms. */
+function countingServer(used: number) {
+  let seq = 0;
+  let count = used;
+  const send = async (): Promise<Exchange> => {
+    const mine = ++seq;
+    const over = count >= 60;
+    if (!over) count += 1;
+    const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - count), 'x-ratelimit-reset': String(RESET_S) };
+    await new Promise((resolve) => setTimeout(resolve, 1 + (mine % 3)));
+    return exchange(mine, over ? 429 : 200, over ? { ...headers, 'retry-after': '30' } : headers);
+  };
+  return { send };
+}
+
+/** A window of 60, `used` of it spent, that ends after the burst's 14th request (Reset moves on), then a fresh one. */
+function endingWindow(used: number): () => Promise<Exchange> {
+  let seq = 0;
+  let count = used;
+  let reset = RESET_S - 300;
+  return () => {
+    if (seq === 14) [reset, count] = [RESET_S, 0];
+    const over = count >= 60;
+    if (!over) count += 1;
+    const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - count), 'x-ratelimit-reset': String(reset) };
+    return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
+  };
+}
+
+/** A send that records which operation each request was sent as, and which of them met a 429. */
+function byOperation(send: () => Promise<Exchange>) {
+  const sent: BurstOperation[] = [];
+  const refused: BurstOperation[] = [];
+  return {
+    send: async (operation: BurstOperation): Promise<Exchange> => {
+      sent.push(operation);
+      const ex = await send();
+      if (ex.response?.status === 429) refused.push(operation);
+      return ex;
+    },
+    sent,
+    refused,
+  };
+}
+
+describe('runPlannedBurst', () => {
+  // Where the window stands when the burst starts (its phase): full, half used, nearly used up, used up.
+  for (const used of [0, 30, 59, 60]) {
+    it(`the 429s fall on the plan's over-limit operations, one each, with ${used} of the window's 60 used first`, async () => {
+      const ops = byOperation(countingServer(used).send);
+      const result = await runPlannedBurst(planFor(60 - used, { latencyMs: 2 }), ops.send, noSleep);
+      expect(result.outcome).toBe('refused');
+      expect(ops.refused.sort()).toEqual([...OVER_LIMIT_OPERATIONS].sort());
+      // Every request the window served was the filler; the group is the only thing sent over the limit.
+      expect(ops.sent.slice(0, 60 - used).every((op) => op === 'listPets')).toBe(true);
+      expect(result.spent).toBe(60 - used + OVER_LIMIT_OPERATIONS.length);
+    });
+  }
+
+  it('a window that ends first serves the group, and the next group meets the 429s', async () => {
+    // A window of 60 that ends after the burst's 14th request, then a fresh one.
+    const ops = byOperation(endingWindow(46));
+    const result = await runPlannedBurst({ ...planFor(14, { latencyMs: 1 }), concurrency: 1 }, ops.send, noSleep);
+    expect(result.outcome).toBe('refused');
+    expect(ops.refused.sort()).toEqual([...OVER_LIMIT_OPERATIONS].sort());
+  });
+
+  it('sends no more of the group than the spend cap allows, the first operation first', async () => {
+    const ops = byOperation(countingServer(55).send);
+    const result = await runPlannedBurst({ ...planFor(5, { latencyMs: 1 }), spendCap: 6 }, ops.send, noSleep);
+    expect(result.spent).toBe(6);
+    expect(ops.sent.at(-1)).toBe(OVER_LIMIT_OPERATIONS[0]);
+  });
+
+  it('runBurst, for a caller that sends one request whatever the operation, sends one request over the limit', async () => {
+    const result = await runBurst({ ...planFor(10, { latencyMs: 1 }), overLimit: OVER_LIMIT_OPERATIONS }, countingServer(50).send, noSleep);
+    expect(result.spent).toBe(11);
+  });
+});
 
 describe('runBurst', () => {
   it('stops at the first 429 and sends nothing after it beyond what was in flight', async () => {
@@ -103,16 +183,7 @@ describe('runBurst', () => {
   });
   it('tries once more when the first window ends before its limit, and says what that window took', async () => {
     // A window of 60 that ends after its 14th request (Reset moves on), then a fresh one.
-    let seq = 0;
-    let used = 0;
-    let reset = RESET_S - 300;
-    const send = (): Promise<Exchange> => {
-      if (seq === 14) [reset, used] = [RESET_S, 0];
-      const over = used >= 60;
-      if (!over) used += 1;
-      const headers = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(60 - used), 'x-ratelimit-reset': String(reset) };
-      return Promise.resolve(exchange(++seq, over ? 429 : 200, over ? { ...headers, 'retry-after': '3' } : headers));
-    };
+    const send = endingWindow(0);
     const result = await runBurst({ ...planFor(60, { latencyMs: 1 }), concurrency: 1 }, send, noSleep);
     expect(result.outcome).toBe('refused');
     expect(result.concurrency).toHaveLength(2);

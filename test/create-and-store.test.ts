@@ -69,9 +69,10 @@ describe.concurrent('create-and-store variants', () => {
     const run = await runVariant(variant('several-invalid-classes-accepted'));
     const messages = (requirement(run, 'CREATE-003')?.evidence ?? []).map((e) => e.message);
     const summary = messages.find((m) => m.includes('invalid classes mishandled'));
-    // Eight classes, each with every edge the server mishandled (status outside the enum: "" and "adopted").
-    expect(summary).toMatch(/^8 invalid classes mishandled \(9 cases\): /);
-    for (const label of ['categoryId-missing', 'categoryId-string "12"', 'status-outside-enum ""', 'status-outside-enum "adopted"']) {
+    // Eight classes, each with every edge the server mishandled (status outside the enum: "" and
+    // "adopted"; categoryId missing with status and without).
+    expect(summary).toMatch(/^8 invalid classes mishandled \(10 cases\): /);
+    for (const label of ['categoryId-missing with status', 'categoryId-missing without status', 'categoryId-string "12"', 'status-outside-enum ""', 'status-outside-enum "adopted"']) {
       expect(summary).toContain(`${label} (answered 201)`);
       expect(messages.some((m) => m.startsWith(`${label}: Received 201`))).toBe(true);
     }
@@ -134,7 +135,7 @@ describe.concurrent('create-and-store variants', () => {
     });
   }
 
-  for (const name of ['numbers-as-doubles', 'beyond-int64-accepted']) {
+  for (const name of ['numbers-as-doubles', 'beyond-int64-accepted', 'required-defaulted-without-status', 'missing-name-defaulted-with-status']) {
     test(`${name} fails the same requirements whatever the seed`, { timeout: RUN_TIMEOUT_MS }, async () => {
       const { breaks } = variant(name);
       const runs = await Promise.all(SEEDS.map((seed) => runVariant({ ...variant(name), args: ['--seed', String(seed)] })));

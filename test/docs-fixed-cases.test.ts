@@ -14,7 +14,7 @@ import { NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples } fro
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type ParameterEdge } from '../src/arbitraries/parameter-edges.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
-import { listLimits } from '../src/interface/openapi.js';
+import { listLimits, newPetRequired } from '../src/interface/openapi.js';
 import { isInt64 } from '../src/interface/int64.js';
 import { isJsonObject, parseJson } from '../src/interface/json.js';
 import { MIN_GROUP } from '../src/session/rate-limit-sends.js';
@@ -76,6 +76,10 @@ describe('docs/test-cases.md names exactly the fixed cases the code sends', () =
 
   it('createPet: the number of invalid classes and the int64 edges of the valid examples', () => {
     expect(bullet('createPet, invalid')).toContain(`(${INVALID_NEW_PET_KINDS.length} classes)`);
+    // The page's "every one of these four once with status and once without": each required field missing, and null.
+    const paired = invalidNewPetExamples().filter((e) => e.label.endsWith(' with status') || e.label.endsWith(' without status'));
+    expect(sorted(paired.map((e) => e.label))).toEqual(sorted(newPetRequired().flatMap((f) => [`${f}-missing`, `${f}-null`]).flatMap((k) => [`${k} with status`, `${k} without status`])));
+    expect(bullet('createPet, invalid')).toContain('every one of these four once with `status` and once without');
     const edges = newPetExamples(1n).map((e) => e.label).filter((l) => l.startsWith('categoryId-')).map((l) => l.slice('categoryId-'.length));
     expect(edges).toHaveLength(5);
     for (const edge of edges) expect(bullet('createPet, valid')).toContain(edge);
@@ -168,6 +172,21 @@ describe('a run against the reference server sends every case docs/test-cases.md
     expect(bodies.some((b) => members(b) === 'NAME,CATEGORYID,status')).toBe(true);
     expect(bodies.some((b) => /^\{.*\} trailing$/.test(b))).toBe(true);
     expect(bodies.some((b) => /^\{[^{}]*\}\{[^{}]*\}$/.test(b))).toBe(true);
+  });
+
+  it('each required field missing, and null, in a body with status and in one without', () => {
+    const objects = seen.filter((r) => r.path === '/v1/pets').flatMap((r) => {
+      const parsed = parseJson(r.body);
+      return parsed.ok && isJsonObject(parsed.value) ? [parsed.value] : [];
+    });
+    const others = (field: string): string[] => newPetRequired().filter((f) => f !== field);
+    for (const field of newPetRequired()) {
+      for (const withStatus of [true, false]) {
+        const shaped = (o: (typeof objects)[number]): boolean => Object.hasOwn(o, 'status') === withStatus && others(field).every((f) => Object.hasOwn(o, f));
+        expect(objects.some((o) => shaped(o) && !Object.hasOwn(o, field)), `${field} missing, status ${withStatus}`).toBe(true);
+        expect(objects.some((o) => shaped(o) && o[field] === null), `${field} null, status ${withStatus}`).toBe(true);
+      }
+    }
   });
 
   it('a valid create with a name an earlier create of the run was sent with', () => {

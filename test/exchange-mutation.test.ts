@@ -14,6 +14,7 @@ import { exchangeMutants, countBySection, type ExchangeMutant } from '../mutatio
 import { IDENTITY, startLayer, type HeaderLines, type Mutation } from '../mutation/exchange/layer.js';
 import { allTargets } from '../mutation/exchange/targets.js';
 import { loadRoom } from '../mutation/exchange/room.js';
+import { sectionDigests } from '../mutation/exchange/digests.js';
 import { runThroughLayer } from '../mutation/exchange/run.js';
 import { statusOf } from '../mutation/exchange/judge.js';
 import { variantNamed } from './support/variant-run.js';
@@ -46,6 +47,57 @@ describe('exchange mutants generated from openapi.yaml', () => {
 
   test('room.yaml loads: every entry names a requirement of the catalog', () => {
     expect(() => loadRoom()).not.toThrow();
+  });
+});
+
+// ---------------------------------------------------------------- incremental digests
+
+describe('--incremental: one digest per section, derived from the ids checks and suites quote', () => {
+  const CATALOG = [
+    { id: 'LIST-001', section: '4.1' },
+    { id: 'CREATE-001', section: '4.2' },
+    { id: 'PET-001', section: '2', crossCutting: true },
+    { id: 'GET-001', section: '4.3' },
+  ];
+  const tree = (changes: Record<string, string> = {}): Map<string, string> =>
+    new Map(
+      Object.entries({
+        'src/session/session.js': 'export const run = 1;',
+        'src/checks/list-page.js': "import { text } from './text.js'; import { shape } from './pet-shape.js'; export const c = 'LIST-001';",
+        'src/checks/text.js': 'export const text = 1;',
+        'src/checks/pet-shape.js': "export const c = 'PET-001'; // judges every exchange",
+        'src/checks/create.js': "export const c = 'CREATE-001'; // LIST-001 in a comment is no claim",
+        'suites/list-pets.js': "import { c } from '../src/checks/list-page.js'; requirementTest('LIST-001');",
+        'suites/create-pet.js': "send({ method: 'POST' }); requirementTest('CREATE-001');",
+        'suites/get-pet.js': "import { c } from '../src/checks/create.js'; send({ method: 'GET' }); requirementTest('GET-001');",
+        'src/checks/page.js.map': '{"sourcesContent":["\'LIST-001\'"]}',
+        ...changes,
+      }),
+    );
+  const digests = (changes: Record<string, string> = {}) => sectionDigests(tree(changes), CATALOG);
+  const changed = (file: string): string[] => {
+    const [before, after] = [digests(), digests({ [file]: `${tree().get(file) ?? ''} // changed` })];
+    return ['4.1', '4.2', '2'].filter((s) => before.of(s) !== after.of(s));
+  };
+
+  test("a check retests only the sections whose ids it quotes, and those whose suites import it", () => {
+    expect(changed('src/checks/list-page.js')).toEqual(['4.1', '2']);
+    // A cross-cutting section reads every suite and what they import (get-pet's suite imports it).
+    expect(changed('src/checks/create.js')).toEqual(['4.2', '2']);
+    // A check another imports follows it.
+    expect(changed('src/checks/pet-shape.js')).toEqual(['4.1', '2']);
+  });
+
+  test('shared modules, writing suites and checks that quote no id are in every digest; source maps in none', () => {
+    expect(changed('src/session/session.js')).toEqual(['4.1', '4.2', '2']);
+    expect(changed('src/checks/text.js')).toEqual(['4.1', '4.2', '2']);
+    expect(changed('suites/create-pet.js')).toEqual(['4.1', '4.2', '2']);
+    expect(changed('src/checks/page.js.map')).toEqual([]);
+    expect(digests().filesOf('4.1')).toEqual(['src/checks/list-page.js', 'src/checks/pet-shape.js', 'src/checks/text.js', 'src/session/session.js', 'suites/create-pet.js', 'suites/list-pets.js']);
+  });
+
+  test('the whole tree moves with any module, for the time-dependent mutants', () => {
+    expect(digests().whole).not.toBe(digests({ 'src/checks/create.js': 'x' }).whole);
   });
 });
 

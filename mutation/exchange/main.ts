@@ -15,13 +15,13 @@
  * in room.yaml; the script exits 1 when one is left unexplained (or an identity run fails).
  * Results: reports/exchange-mutation.json and a table on stdout; a line on stderr per mutant.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { VARIANTS, phaseSeeds, windowPhasesOf } from '../../fixtures/variants/index.js';
 import { loadCatalog } from '../../src/catalog.js';
 import { packageRoot } from '../../src/interface/package-root.js';
 import { IDENTITY } from './layer.js';
+import { sectionDigests, sha } from './digests.js';
 import { countBySection, exchangeMutants, type ExchangeMutant } from './mutants.js';
 import { statusOf, type MutantStatus } from './judge.js';
 import { explanationOf, loadRoom, type RoomEntry } from './room.js';
@@ -57,20 +57,23 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const sha = (parts: readonly string[]): string => {
-  const hash = createHash('sha256');
-  for (const p of parts) hash.update(p).update('\0');
-  return hash.digest('hex').slice(0, 16);
-};
-
 /** The operators and the layer (one digest: they share helpers), and what decides the verdicts outside the catalog. */
 const OPERATOR_DIGEST = sha(['layer.ts', 'operators.ts', 'targets.ts', 'mutants.ts', 'run.ts'].map((f) => readFileSync(join(ROOT, 'mutation', 'exchange', f), 'utf8')));
-const CHECKS_DIGEST = sha(['src', 'suites', 'reporters'].flatMap((d) => filesUnder(join(ROOT, 'dist', d))).sort().map((f) => readFileSync(f, 'utf8')));
+const DIST = join(ROOT, 'dist');
+const built = new Map(['src', 'suites', 'reporters'].flatMap((d) => filesUnder(join(DIST, d))).map((f) => [relative(DIST, f), readFileSync(f, 'utf8')]));
+const CATALOG = loadCatalog().requirements;
+const CHECKS = sectionDigests(built, CATALOG);
 const catalogBySection = new Map<string, string[]>();
-for (const r of loadCatalog().requirements) catalogBySection.set(r.section, [...(catalogBySection.get(r.section) ?? []), JSON.stringify(r)]);
+for (const r of CATALOG) catalogBySection.set(r.section, [...(catalogBySection.get(r.section) ?? []), JSON.stringify(r)]);
 
-/** A mutant's result is reused only while its name, the operators, the built checks and its sections' catalog entries are unchanged. */
-const digestOf = (mutant: ExchangeMutant): string => sha([mutant.name, OPERATOR_DIGEST, CHECKS_DIGEST, ...mutant.sections.flatMap((s) => catalogBySection.get(s) ?? [])]);
+/**
+ * A mutant's result is reused only while its name, the operators, the built code its sections'
+ * verdicts depend on (digests.ts; the whole tree for a time-dependent one, and for the identity,
+ * which every check judges) and its sections'
+ * catalog entries are unchanged.
+ */
+const digestOf = (mutant: ExchangeMutant): string =>
+  sha([mutant.name, OPERATOR_DIGEST, ...(mutant.timeDependent || mutant.sections.length === 0 ? [CHECKS.whole] : mutant.sections.map((s) => CHECKS.of(s))), ...mutant.sections.flatMap((s) => catalogBySection.get(s) ?? [])]);
 
 // ---------------------------------------------------------------- runs
 

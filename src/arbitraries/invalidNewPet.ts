@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN } from '../interface/int64.js';
 import { isJsonObject, stringifyJson, type JsonObject, type JsonValue } from '../interface/json.js';
-import { statusValues } from '../interface/openapi.js';
+import { newPetRequired, statusValues } from '../interface/openapi.js';
 import { MARKER_SLOT } from './marker.js';
 import { withFieldsInCase } from './member-case.js';
 import { newPetTypeMatrix } from './type-matrix.js';
@@ -103,11 +103,33 @@ const setting = (field: string, value: JsonValue): Transform => Object.assign(re
 
 const settings = (field: string, given: readonly JsonValue[]): Transform[] => given.map((v) => setting(field, v));
 
+/** The optional member every base pet carries (basePet, examplePet). */
+const STATUS = 'status';
+
+function withoutStatus(pet: JsonObject): JsonObject {
+  const copy: JsonObject = { ...pet };
+  delete copy[STATUS];
+  return copy;
+}
+
+/**
+ * A required field's missing or null class is sent with status and without it: a validator that
+ * checks the other fields only when status is given (or only when it is not) meets one of the two.
+ */
+const withAndWithoutStatus = (transform: Transform): [Transform, Transform] => [
+  Object.assign((pet: JsonObject) => transform(pet), { shows: 'with status' }),
+  Object.assign((pet: JsonObject) => transform(withoutStatus(pet)), { shows: 'without status' }),
+];
+
 /** Every forbidden JSON type of every NewPet field, from the schema (type-matrix.ts). */
-const TYPE_CLASSES: KindSpec[] = newPetTypeMatrix().map(({ field, className, edges, more }) => {
+const TYPE_CLASSES: KindSpec[] = newPetTypeMatrix().map(({ field, type, className, edges, more }) => {
   const [first, ...rest] = edges;
+  if (type === 'null' && newPetRequired().includes(field)) return { kind: className, transforms: withAndWithoutStatus(replacing([field], null)), more: settings(field, more) };
   return { kind: className, transforms: [setting(field, first), ...settings(field, rest)], more: settings(field, more) };
 });
+
+/** Every required field missing, with status and without. */
+const MISSING_CLASSES: KindSpec[] = newPetRequired().map((field) => ({ kind: `${field}-missing`, transforms: withAndWithoutStatus(replacing([field], ABSENT)) }));
 
 const SPECS: readonly KindSpec[] = [
   { kind: 'empty', texts: [''] },
@@ -124,10 +146,7 @@ const SPECS: readonly KindSpec[] = [
   // decoders turn into an empty struct rather than an error.
   { kind: 'null-or-number', texts: ['null'], more: ['42', '0', '-1.5', '1e400'] },
   { kind: 'array', transforms: [(pet) => [pet]], more: [() => [], (pet) => [pet, pet]] },
-  // Without status too: a validator that checks the other fields only when status is given lets it
-  // through, and a body without a name carries no marker a listing could trace anyway.
-  { kind: 'name-missing', transforms: [replacing(['name', 'status'], ABSENT)] },
-  { kind: 'categoryId-missing', transforms: [replacing(['categoryId'], ABSENT)] },
+  ...MISSING_CLASSES,
   // Member names are case-sensitive: to a server reading them as such this body lacks both fields
   // (the class "both missing", which it replaces); one matching them ignoring case creates a pet.
   {

@@ -55,7 +55,7 @@ const RULES: Record<PropertyKind, KindRule> = {
   invalidCreate: { cost: 1, share: 0.15, min: 0, max: 25 },
   limits: { cost: 1, share: 0.15, min: 0, max: 25 },
   // Whole sequences, the fixed one first: the embedded server's window of 100 has room for that
-  // one (half of the 13 its fixed requests leave), a Pro key's for every one; a Free key's for none.
+  // one (the 9 its fixed requests leave), a Pro key's for every one; a Free key's for none.
   sequences: { cost: SEQUENCE_COMMANDS, share: 0.5, min: 0, max: 6 },
 };
 
@@ -89,16 +89,20 @@ export function planPropertyRuns(inputs: PlanInputs): RunPlan {
   const window = inputs.windowRemaining ?? Number.POSITIVE_INFINITY;
   const createdNothing = inputs.writes && inputs.wholeStore === false ? CREATED_NOTHING_REQUESTS : 0;
   const spare = Math.max(0, Math.min(inputs.budgetLeft, window) - DETERMINISTIC_REQUESTS - createdNothing - inputs.exampleRequests);
-  const runs = (kind: PropertyKind): number => {
+  const runs = (kind: PropertyKind, room = spare): number => {
     const rule = RULES[kind];
-    const affordable = Math.floor((spare * rule.share) / rule.cost);
+    const affordable = Math.floor((room * rule.share) / rule.cost);
     return Math.max(rule.min, Math.min(rule.max, affordable));
   };
+  // The fixed sequence comes before any random case: a spare that holds one whole sequence but
+  // whose share does not still sends it, and the random cases share what it leaves.
+  const firstSequence = inputs.writes && runs('sequences') === 0 && spare >= SEQUENCE_COMMANDS;
+  const room = firstSequence ? spare - SEQUENCE_COMMANDS : spare;
   return {
-    validCreate: inputs.writes ? runs('validCreate') : 0,
-    invalidCreate: inputs.writes ? runs('invalidCreate') : 0,
-    limits: runs('limits'),
+    validCreate: inputs.writes ? runs('validCreate', room) : 0,
+    invalidCreate: inputs.writes ? runs('invalidCreate', room) : 0,
+    limits: runs('limits', room),
     // Sequences create pets: none without writes.
-    sequences: inputs.writes ? runs('sequences') : 0,
+    sequences: firstSequence ? 1 : inputs.writes ? runs('sequences') : 0,
   };
 }

@@ -19,6 +19,19 @@ const WAIT_MARGIN_MS = 250;
 /** A Reset further ahead than this is not the per-minute window (a day, or nonsense). */
 const WINDOW_HORIZON_MS = 3_600_000;
 
+/** The keyed pet operations the spec names: each must meet a 429 the way the others do. */
+export type BurstOperation = 'createPet' | 'getPet' | 'listPets';
+
+/** What every request of a burst is sent as until one is expected over the limit: the cheapest read. */
+export const FILLER_OPERATION: BurstOperation = 'listPets';
+
+/**
+ * What the requests expected over the limit are sent as: one of each, released at the same moment
+ * (so none is sent after a 429 came back), so that each operation meets its own 429 whatever the
+ * window's phase, for two requests more than the one the limit needs.
+ */
+export const OVER_LIMIT_OPERATIONS: readonly BurstOperation[] = ['createPet', 'getPet', 'listPets'];
+
 /** What the run knows when the burst starts. */
 export interface BurstInputs {
   plan?: Plan | undefined;
@@ -66,6 +79,8 @@ export type BurstPlan =
       spendCap: number;
       /** The run's budget when the burst starts: what a second try may spend up to (retrySpendCap). */
       budgetLeft: number;
+      /** The operations of the requests expected over the limit, sent together; absent: the filler alone. */
+      overLimit?: readonly BurstOperation[];
     };
 
 /** The plan table's per-minute limit: from --plan, or the advertised Limit when it is one of the table's values. */
@@ -137,10 +152,10 @@ export function planBurst(inputs: BurstInputs): BurstPlan {
   const cap = Math.min(spendCap, budgetLeft);
   if (left !== undefined && tooLittleTime(expected, inputs.latencyMs, left, whole)) {
     const fresh = tested.limit + 1;
-    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap, budgetLeft };
+    return { kind: 'burst', tested, expected: fresh, windowLeftMs: whole, waitFirstMs: left + WAIT_MARGIN_MS, concurrency: concurrencyFor(fresh, inputs.latencyMs, whole), spendCap: cap, budgetLeft, overLimit: OVER_LIMIT_OPERATIONS };
   }
   const time = left ?? whole;
-  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap, budgetLeft };
+  return { kind: 'burst', tested, expected, windowLeftMs: time, concurrency: concurrencyFor(expected, inputs.latencyMs, time), spendCap: cap, budgetLeft, overLimit: OVER_LIMIT_OPERATIONS };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface BurstResponse {
   reset?: number | undefined;
   sentAt: number;
   receivedAt: number;
+  /** Sent when the burst expected it over the limit (its headers' Remaining less what was in flight). */
+  expectedOver?: boolean;
 }
 
 export type TallyEvent =
@@ -39,6 +41,8 @@ interface Window {
   firstSent: number;
   lastReceived: number;
   refused: boolean;
+  /** Requests the burst expected over the limit that got neither 2xx nor 429: a refusal of another kind. */
+  otherRefusals: { seq: number; status: number }[];
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -53,8 +57,12 @@ export class BurstTally {
   #spanServed = 0;
   #lastReceived = 0;
 
-  constructor(tested: LimitUnderTest) {
+  /** Whether every request fed in was a valid one, so a served request answers 2xx (the burst's; not the run's own, which the limit probe feeds). */
+  readonly #validRequests: boolean;
+
+  constructor(tested: LimitUnderTest, options: { validRequests?: boolean } = {}) {
     this.#tested = tested;
+    this.#validRequests = options.validRequests === true;
   }
 
   /** Requests served (not refused) so far. */
@@ -74,6 +82,7 @@ export class BurstTally {
     if (window !== undefined && r.reset !== undefined) {
       window.served += 1;
       window.entries.push({ seq: r.seq, remaining: r.remaining });
+      if (r.expectedOver === true && (r.status < 200 || r.status > 299)) window.otherRefusals.push({ seq: r.seq, status: r.status });
       if (r.limit !== undefined) window.limits.add(r.limit);
       window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
       if (this.#current === undefined || r.reset > this.#current) {
@@ -97,6 +106,8 @@ export class BurstTally {
    * RATE-004 judges against the plan. Undefined when no window served too many.
    */
   excess(): { violation?: string; observation?: string } {
+    const misrefused = this.#refusedWithAnotherStatus();
+    if (misrefused !== undefined) return { violation: misrefused };
     if (!this.#tested.fromPlan) return {};
     for (const [reset, w] of this.#windows) {
       if (w.served <= this.#tested.limit + this.#refill(w)) continue;
@@ -116,6 +127,22 @@ export class BurstTally {
   }
 
   /**
+   * A valid request the burst expected over the limit, in a window that answered 429, answered
+   * with an error other than 429: the limiter refused it under the wrong status. A 2xx is no such
+   * case (a limiter that refills may serve it); and only for valid requests, whose every answer but
+   * 2xx is a refusal (the run's own may be refused for what they are).
+   */
+  #refusedWithAnotherStatus(): string | undefined {
+    if (!this.#validRequests) return undefined;
+    for (const [reset, w] of this.#windows) {
+      const wrong = w.otherRefusals[0];
+      if (!w.refused || wrong === undefined) continue;
+      return `exchange #${wrong.seq}, sent when its window (X-RateLimit-Reset ${reset}) had nothing left by its own X-RateLimit-Remaining, while that window answered 429, received ${wrong.status} / Expected 429 for a request over the limit`;
+    }
+    return undefined;
+  }
+
+  /**
    * Requests a limiter that refills continuously (token bucket, sliding window) may add while the
    * window's requests were answered: the limit per minute, pro rata, in whole requests. A fixed
    * window adds none, but nothing in its headers tells the two apart.
@@ -127,7 +154,7 @@ export class BurstTally {
   #window(reset: number, r: BurstResponse): Window {
     let w = this.#windows.get(reset);
     if (w === undefined) {
-      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false };
+      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false, otherRefusals: [] };
       this.#windows.set(reset, w);
     }
     w.firstSent = Math.min(w.firstSent, r.sentAt);

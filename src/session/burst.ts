@@ -6,11 +6,12 @@
  * cap; a second window that ends first stops the burst.
  */
 import type { Exchange } from '../http/exchange.js';
+import type { SendRequest } from '../http/prepare.js';
 import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
 import { resetAheadMs } from '../checks/daily-quota.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
-import { achievedPaceMs, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstPlan } from './burst-plan.js';
+import { achievedPaceMs, FILLER_OPERATION, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstOperation, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
 import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
@@ -72,9 +73,24 @@ export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerC
   return Math.min(longest ?? MINUTE_WINDOW_MS);
 }
 
-export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+/** The burst with every request one operation, the filler: what a caller that sends one request whatever the operation gets. */
+export function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
+  return runPlannedBurst({ ...plan, overLimit: [FILLER_OPERATION] }, () => send(), sleep);
+}
+
+/**
+ * The burst, each request sent as the operation the plan gives it: the filler while the window is
+ * known to have room, and, once the next request is expected over the limit (the newest answered
+ * Remaining, or before any answer the plan's, less the requests in flight, is 0), the plan's
+ * over-limit operations together, one request each and one such group in flight at a time. Which
+ * operation meets the 429 is then the plan's, not the timing's: a window that ends first only
+ * serves the group and the next one is expected over the limit again.
+ */
+export async function runPlannedBurst(plan: Planned, send: (operation: BurstOperation) => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {
   if (plan.waitFirstMs !== undefined) await sleep(plan.waitFirstMs);
-  const tally = new BurstTally(plan.tested);
+  const overLimit = plan.overLimit === undefined || plan.overLimit.length === 0 ? [FILLER_OPERATION] : plan.overLimit;
+  // Every request of the burst is a valid one: an answer but 2xx or 429 is a refusal.
+  const tally = new BurstTally(plan.tested, { validRequests: true });
   const concurrency = [plan.concurrency];
   const started = Date.now();
   let spent = 0;
@@ -93,13 +109,22 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
   let wake = (): void => undefined;
   let answered = new Promise<void>((resolve) => (wake = resolve));
   const allowedInFlight = (): number => (newest.remaining <= plan.tested.limit ? newest.remaining + 1 : Number.POSITIVE_INFINITY);
+  /** Requests of the over-limit group still in flight: a second group waits for the first. */
+  let groupInFlight = 0;
+  // The burst's own send order: what the window is known to have left is the Remaining of the
+  // latest-sent request answered, less the requests sent after it that are still in flight.
+  let sentOrder = 0;
+  const pending = new Set<number>();
+  let known = { order: 0, remaining: plan.expected - 1 };
+  /** Whether the next request is expected over the limit: everything the window is known to have left is in flight. */
+  const overLimitNext = (): boolean => known.remaining - [...pending].filter((o) => o > known.order).length <= 0;
 
-  const onResponse = (ex: Exchange): void => {
+  const onResponse = (ex: Exchange, expectedOver: boolean): void => {
     latest = ex;
     received += 1;
     const remaining = header(ex, 'x-ratelimit-remaining');
     if (ex.seq > newest.seq && ex.response?.status !== 429) newest = { seq: ex.seq, remaining: remaining ?? Number.POSITIVE_INFINITY };
-    const event = tally.add(burstResponseOf(ex));
+    const event = tally.add({ ...burstResponseOf(ex), expectedOver });
     if (stop !== undefined && event.kind !== 'refused') return;
     if (event.kind === 'refused') {
       // The first 429 to arrive is the one the burst provoked; later ones were in flight already.
@@ -127,23 +152,42 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
     }
   };
 
+  const sendOne = async (operation: BurstOperation, inGroup: boolean): Promise<void> => {
+    spent += 1;
+    inFlight += 1;
+    const order = ++sentOrder;
+    pending.add(order);
+    if (inGroup) groupInFlight += 1;
+    try {
+      const ex = await send(operation);
+      const remaining = header(ex, 'x-ratelimit-remaining');
+      if (order > known.order && ex.response?.status !== 429 && remaining !== undefined && remaining <= plan.tested.limit) known = { order, remaining };
+      onResponse(ex, inGroup);
+    } catch (error) {
+      failure ??= error;
+    } finally {
+      inFlight -= 1;
+      pending.delete(order);
+      if (inGroup) groupInFlight -= 1;
+      wake();
+      answered = new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+
   const worker = async (): Promise<void> => {
     while (stop === undefined && failure === undefined && spent < spendCap) {
-      if (inFlight >= allowedInFlight()) {
+      const over = overLimitNext();
+      if ((over && groupInFlight > 0) || (!over && inFlight >= allowedInFlight())) {
         await answered;
         continue;
       }
-      spent += 1;
-      inFlight += 1;
-      try {
-        onResponse(await send());
-      } catch (error) {
-        failure ??= error;
-      } finally {
-        inFlight -= 1;
-        wake();
-        answered = new Promise<void>((resolve) => (wake = resolve));
+      if (!over) {
+        await sendOne(FILLER_OPERATION, false);
+        continue;
       }
+      // The whole group at the same moment, as far as the cap allows (the first of them always).
+      const group = overLimit.slice(0, Math.max(1, spendCap - spent));
+      await Promise.all(group.map((operation) => sendOne(operation, true)));
     }
   };
   const running = new Set<Promise<void>>();
@@ -172,6 +216,21 @@ export async function runBurst(plan: Planned, send: () => Promise<Exchange>, sle
     outcome: 'stopped',
     message: `spent the burst's cap of ${spendCap} requests (${tally.served} served) without reaching the limit in one window`,
   };
+}
+
+/** What the burst's requests of each operation are sent with. */
+export interface BurstTargets {
+  /** A pet the run has seen, for getPet; absent: getPet goes as the filler. */
+  petId?: bigint | undefined;
+  /** A fresh valid NewPet for each createPet; absent (a read-only run): createPet goes as the filler. */
+  newPet?: (() => string) | undefined;
+}
+
+/** The request of one operation of the burst (the filler: the cheapest listing). */
+export function burstRequest(operation: BurstOperation, targets: BurstTargets): Pick<SendRequest, 'method' | 'path' | 'query' | 'body' | 'contentType'> {
+  if (operation === 'getPet' && targets.petId !== undefined) return { method: 'GET', path: `/pets/${targets.petId}` };
+  if (operation === 'createPet' && targets.newPet !== undefined) return { method: 'POST', path: '/pets', body: targets.newPet(), contentType: 'application/json' };
+  return { method: 'GET', path: '/pets', query: [['limit', '1']] };
 }
 
 /** A rate-limit header as a number, when it is an integer a number holds exactly. */
