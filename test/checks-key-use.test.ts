@@ -133,4 +133,19 @@ describe('responses without the rate-limit headers between two that have them', 
     expect(otherUseOf(run)).toMatchObject({ windows: 1, busiest: { spent: 3n } });
     expect(observations(judgeKeyUse(run, 'shared'), 'RATE-002')[0]?.message).toMatch(/another client used at least 3 .*between exchanges 1 and 7/);
   });
+
+  it('reads one window as sameWindow does: across a Reset that moved on, but not past a Reset whose moment came', () => {
+    /** A keyed response dated `atMs` after NOW_MS, with its Remaining and Reset (Unix seconds). */
+    const dated = (n: number, atMs: number, remaining: number, reset: number) =>
+      makeExchange({
+        seq: n,
+        sentAt: NOW_MS + atMs - 5,
+        elapsedMs: 5,
+        headers: { date: new Date(NOW_MS + atMs).toUTCString(), 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(reset) },
+      });
+    // A Reset that moves on with each request (a bucket's full time), surely well before the earlier one: one window, the fall measured.
+    expect(otherUseOf([dated(1, 0, 59, NOW_S + 30), dated(2, 10, 50, NOW_S + 31)])).toMatchObject({ windows: 1, measured: 1, busiest: { spent: 8n } });
+    // The same Reset once its moment has come: the server says that window is over, nothing is measured across it.
+    expect(otherUseOf([dated(1, 0, 59, NOW_S + 1), dated(2, 2_000, 50, NOW_S + 1)])).toMatchObject({ windows: 0, measured: 0 });
+  });
 });

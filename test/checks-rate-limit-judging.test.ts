@@ -56,6 +56,15 @@ describe('RATE-002: an early 429', () => {
     expect(observations(day, 'RATE-002')).toHaveLength(1);
   });
 
+  it('puts a 429 in the earlier window only as sameWindow does: another Reset surely 2 s before the earlier one, the same Reset before its moment', () => {
+    // Dated 1.5 s at most before the earlier Reset, naming the next one: the window may have ended.
+    expect(checkEarly429(at(0, window(20, NOW_S + 2)), throttledAt(500, '2', NOW_S + 4), 0)).toEqual([]);
+    expect(violations(checkEarly429(at(0, window(20, NOW_S + 5)), throttledAt(500, '2', NOW_S + 6), 0), 'RATE-002')).toHaveLength(1);
+    // The same Reset repeated once its moment came names a window the server says is over.
+    expect(checkEarly429(at(0, window(20, NOW_S + 1)), throttledAt(2000, '1', NOW_S + 1), 0)).toEqual([]);
+    expect(violations(checkEarly429(at(0, window(20, NOW_S + 3)), throttledAt(2000, '1', NOW_S + 3), 0), 'RATE-002')).toHaveLength(1);
+  });
+
   it('ignores other buckets and a Reset that RATE-003 fails', () => {
     expect(checkEarly429(at(0, window(20)), throttledAt(100, '30', NOW_S + 30, { auth: 'none' }), 0)).toEqual([]);
     expect(checkEarly429(at(0, window(20, 42)), throttledAt(100, '30', 42), 0)).toEqual([]);
@@ -322,6 +331,11 @@ describe('RATE-008: one plausible, stable Limit', () => {
     expect(checkLimitStable(at(0, window(50, NOW_S + 1), { seq: 1 }), at(2000, window(99, NOW_S + 3, 100), { seq: 2 }))).toEqual([]);
     // The daily quota takes over within the minute: the headers now describe the day, Limit included.
     expect(checkLimitStable(at(0, window(50), { seq: 1 }), at(100, window(9, NOW_S + 86_000, 1000), { seq: 2 }))).toEqual([]);
+  });
+
+  it('reads one window as sameWindow does: a Limit after another Reset within 2 s of the earlier one may be the next window\'s', () => {
+    expect(checkLimitStable(at(0, window(50, NOW_S + 2), { seq: 1 }), at(500, window(49, NOW_S + 4, 100), { seq: 2 }))).toEqual([]);
+    expect(violations(checkLimitStable(at(0, window(50, NOW_S + 5), { seq: 1 }), at(500, window(49, NOW_S + 6, 100), { seq: 2 })), 'RATE-008')).toHaveLength(1);
   });
 
   it('is one of the pair checks the session runs (Remaining that does not fall is judged over the whole run, remaining-rise.ts)', () => {

@@ -124,9 +124,10 @@ describe('timing checks against the server\'s clock', () => {
   });
 
   it('does not put a 429 of the next window in the earlier one because its Date stood still', () => {
-    const announced = at(0, window(30, NOW_S + 2));
-    // The next 2 s window's 429 (its own Reset) on a connection whose Date was built before the first window ended.
-    const throttled = at(2_500, { ...window(0, NOW_S + 4), 'retry-after': '2' }, { status: 429, dateMs: NOW_MS });
+    const announced = at(0, window(30, NOW_S + 4));
+    // The next window's 429 (its own Reset) on a connection whose Date was built in the first window's
+    // first second: on that Date alone the 429 lies surely more than 2 s before the first Reset.
+    const throttled = at(4_500, { ...window(0, NOW_S + 6), 'retry-after': '2' }, { status: 429, dateMs: NOW_MS });
     const exchanges = [announced, throttled];
     expect(violations(findEarly429s(exchanges, 'dedicated', serverClockOf(exchanges)))).toEqual([]);
     expect(violations(findEarly429s(exchanges, 'dedicated'), 'RATE-002')).toHaveLength(1);

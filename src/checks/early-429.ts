@@ -15,9 +15,12 @@
 import type { Exchange } from '../http/exchange.js';
 import type { KeyMode } from '../run-config.js';
 import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
-import { othersMaySpend, othersSpentInAWindow, ownCountedBetween, sharedKeyAllowance } from './key-use.js';
-
-import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
+import { othersSpentInAWindow } from './key-use.js';
+import { othersMaySpend, sharedKeyAllowance } from './key-windows.js';
+import { plausibleResetMs } from '../rate-limit/headers.js';
+import { readExchange } from '../rate-limit/reading.js';
+import { possiblyCountedBetween } from '../rate-limit/counting.js';
+import { sameWindow } from '../rate-limit/window.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
@@ -26,15 +29,13 @@ const REQ = 'RATE-002';
 
 /**
  * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
- * the keyed 429 `throttled` fell in: the same Reset, or the 429 surely before prev's Reset on
- * the server's clock (a Date that stood still does not make it so).
+ * the keyed 429 `throttled` fell in (sameWindow).
  */
 function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | undefined): boolean {
-  if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || prev.request.auth !== 'key') return false;
-  const windowEnd = plausibleResetMs(prev, clock);
-  if (rateLimitValue(prev, 'x-ratelimit-remaining') === undefined || windowEnd === undefined) return false;
-  const throttledAt = serverMoment(throttled, clock)?.latest;
-  return plausibleResetMs(throttled, clock) === windowEnd || (throttledAt !== undefined && throttledAt <= windowEnd);
+  if (throttled.response?.status !== 429 || !readExchange(throttled).keyed || !readExchange(prev).keyed) return false;
+  const resetMs = plausibleResetMs(prev, clock);
+  if (readExchange(prev).remaining === undefined || resetMs === undefined) return false;
+  return sameWindow({ ex: prev, resetMs }, { ex: throttled, resetMs: plausibleResetMs(throttled, clock) }, clock);
 }
 
 /**
@@ -44,9 +45,9 @@ function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | 
  */
 export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint, clock?: ServerClock): Finding[] {
   if (!inSameWindow(prev, throttled, clock)) return [];
-  const remaining = rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n;
+  const remaining = readExchange(prev).remaining ?? 0n;
   const windowEnd = plausibleResetMs(prev, clock) ?? 0;
-  const others = allowance ?? sharedKeyAllowance(rateLimitValue(prev, 'x-ratelimit-limit'));
+  const others = allowance ?? sharedKeyAllowance(readExchange(prev).limit);
   const unexplained = remaining - BigInt(ownCounted) - others;
   if (unexplained <= 0n) return [];
   const otherUsers = others === 0n ? 'none: the key is dedicated (--dedicated-key)' : String(others);
@@ -82,7 +83,7 @@ const anotherLimit = (said: string, throttled: Exchange): Finding =>
  * Retry-After points beyond the window it names is another limit's (the day's), and only recorded.
  */
 export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigint, clock?: ServerClock): Finding[] {
-  const remaining = rateLimitValue(throttled, 'x-ratelimit-remaining');
+  const remaining = readExchange(throttled).remaining;
   const windowEnd = plausibleResetMs(throttled, clock);
   if (throttled.response?.status !== 429 || throttled.request.auth !== 'key' || remaining === undefined || windowEnd === undefined || remaining <= allowance) return [];
   const said = `the 429 itself announced X-RateLimit-Remaining ${remaining} in the window ending ${new Date(windowEnd).toISOString()}; allowance: ${allowance}`;
@@ -101,26 +102,26 @@ export function checkRefusalAnnouncingRoom(throttled: Exchange, allowance: bigin
 export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
   const keyed = exchanges.filter((e) => e.request.auth === 'key' && e.response !== undefined);
   const dedicated = mode === 'dedicated';
-  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges);
+  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges, clock);
   const findings: Finding[] = [];
   for (const throttled of keyed) {
     if (throttled.response?.status !== 429) continue;
     let chosen: { findings: Finding[]; rank: bigint } | undefined;
     for (const prev of keyed) {
       if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock)) continue;
-      const allowance = othersMaySpend(dedicated, rateLimitValue(prev, 'x-ratelimit-limit'), seenOthers);
+      const allowance = othersMaySpend(dedicated, readExchange(prev).limit, seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
       const broken = checkEarly429(prev, throttled, 0, allowance, clock).length > 0;
-      const counted = broken ? ownCountedBetween(exchanges, prev, throttled) - 1 : 0;
+      const counted = broken ? possiblyCountedBetween(exchanges, prev, throttled) - 1 : 0;
       const found = broken ? checkEarly429(prev, throttled, counted, allowance, clock) : [];
-      const excess = (rateLimitValue(prev, 'x-ratelimit-remaining') ?? 0n) - BigInt(counted);
+      const excess = (readExchange(prev).remaining ?? 0n) - BigInt(counted);
       // Dedicated: a violation outranks an observation; among equals, the largest broken promise. Shared: the smallest.
       const rank = dedicated ? (found.some(isViolation) ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;
       if (chosen === undefined || rank > chosen.rank) chosen = { findings: found, rank };
     }
     const timed = chosen?.findings ?? [];
     // Others cannot make one response contradict itself: the allowance is only for approximate counters.
-    const own = timed.some(isViolation) ? [] : checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(rateLimitValue(throttled, 'x-ratelimit-limit')), clock);
+    const own = timed.some(isViolation) ? [] : checkRefusalAnnouncingRoom(throttled, sharedKeyAllowance(readExchange(throttled).limit), clock);
     findings.push(...(own.some(isViolation) || chosen === undefined ? own : timed));
   }
   return findings;

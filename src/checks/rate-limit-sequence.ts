@@ -6,21 +6,18 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { plausibleResetMs, rateLimitValue, readingOf, resetSurelyPassedAt, type Reading } from './rate-limit-headers.js';
-import { othersMaySpend, othersSpentInAWindow, ownCountedBetween } from './key-use.js';
+import { plausibleResetMs, resetSurelyPassedAt } from '../rate-limit/headers.js';
+import { readExchange, readingOf, type Reading } from '../rate-limit/reading.js';
+import { possiblyCountedBetween } from '../rate-limit/counting.js';
+import { sameWindow } from '../rate-limit/window.js';
+import { othersSpentInAWindow } from './key-use.js';
+import { othersMaySpend } from './key-windows.js';
 import type { KeyMode } from '../run-config.js';
 import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import { operationOf } from './body.js';
-import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
-
-/**
- * A refill under the same Reset, within a minute of it (a per-minute window and a Reset's 2 s of
- * rounding and clock), is a rise of Remaining in a window the server says goes on: RATE-002's
- * (remaining-rise.ts), as a limit counted per operation shows it, not a Reset that came late.
- */
-const SAME_WINDOW_MS = MINUTE_WINDOW_MS + WHOLE_SECONDS_MS;
+import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 const keyedPair = (a: Exchange, b: Exchange): boolean =>
   a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
@@ -49,8 +46,8 @@ function riseBeforeReset(prev: Exchange, next: Exchange, clock: ServerClock | un
   if (!keyedPair(earlier, later) || later.sentAt < receivedAt(earlier)) return undefined;
   const resetMs = plausibleResetMs(earlier, clock);
   const risenBy = serverMoment(later, clock)?.latest;
-  const before = rateLimitValue(earlier, 'x-ratelimit-remaining');
-  const after = rateLimitValue(later, 'x-ratelimit-remaining');
+  const before = readExchange(earlier).remaining;
+  const after = readExchange(later).remaining;
   if (resetMs === undefined || risenBy === undefined || before === undefined || after === undefined) return undefined;
   if (after <= before || risenBy >= resetMs - WHOLE_SECONDS_MS) return undefined;
   return { earlier, later, resetMs, risenBy, before, after };
@@ -68,9 +65,12 @@ export function checkRefillBeforeReset(prev: Exchange, next: Exchange, clock?: S
   if (rise === undefined) return [];
   const { earlier, later, resetMs, before, after } = rise;
   const refilledBy = rise.risenBy;
-  const limit = rateLimitValue(later, 'x-ratelimit-limit');
+  const limit = readExchange(later).limit;
   if (limit === undefined || after < limit - 1n) return [];
-  if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= SAME_WINDOW_MS) return [];
+  // The same Reset within a per-minute window of it: the server says its window goes on, and a
+  // refill there is a rise of Remaining, RATE-002's (remaining-rise.ts), as a limit counted per
+  // operation shows it, not a Reset that came late.
+  if (plausibleResetMs(later, clock) === resetMs && resetMs - refilledBy <= MINUTE_RESET_AHEAD_MS) return [];
   const found = pairFinding(
     'RATE-003',
     `The window was full again (X-RateLimit-Remaining ${before} then ${after} of ${limit}) by ${iso(refilledBy)}, ${Math.round((resetMs - refilledBy) / 1000)} s before the X-RateLimit-Reset ${iso(resetMs)} that exchange ${earlier.seq} announced (exchanges ${earlier.seq} and ${later.seq}) / Expected Reset to be when the limit resets`,
@@ -101,7 +101,7 @@ function announcedAheadMs(ex: Exchange, resetMs: number, clock: ServerClock | un
 export function checkGiveBackBeforeDistantReset(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const rise = riseBeforeReset(prev, next, clock);
   const ahead = rise === undefined ? undefined : announcedAheadMs(rise.earlier, rise.resetMs, clock);
-  if (rise === undefined || ahead === undefined || ahead <= SAME_WINDOW_MS) return [];
+  if (rise === undefined || ahead === undefined || ahead <= MINUTE_RESET_AHEAD_MS) return [];
   const { earlier, later, resetMs, before, after } = rise;
   const givenBackBy = rise.risenBy;
   const found = pairFinding(
@@ -114,25 +114,21 @@ export function checkGiveBackBeforeDistantReset(prev: Exchange, next: Exchange, 
   return [{ ...found, pairedWith: earlier.seq, expected: { kind: 'window-until', value: resetMs } }];
 }
 
-/** RATE-008's second half: within one window (same Reset, or dated before the earlier Reset) the Limit stays the same. */
+/** RATE-008's second half: within one window (sameWindow) the Limit stays the same. */
 export function checkLimitStable(prev: Exchange, next: Exchange, clock?: ServerClock): Finding[] {
   const [earlier, later] = inOrder(prev, next);
   if (!keyedPair(earlier, later)) return [];
-  const before = rateLimitValue(earlier, 'x-ratelimit-limit');
-  const after = rateLimitValue(later, 'x-ratelimit-limit');
+  const before = readExchange(earlier).limit;
+  const after = readExchange(later).limit;
   if (before === undefined || after === undefined || before === after) return [];
   const resetMs = plausibleResetMs(earlier, clock);
   const laterReset = plausibleResetMs(later, clock);
-  // A Reset far beyond the earlier window means another limit now applies (the day's), and may bring its own Limit.
   // A later Reset beyond the earlier one by more than whole seconds explain is another limit's (the day's).
   if (resetMs !== undefined && laterReset !== undefined && laterReset > resetMs + WHOLE_SECONDS_MS) return [];
-  const laterAt = serverMoment(later, clock)?.latest;
-  const sameReset = resetMs !== undefined && resetMs === laterReset;
-  const beforeReset = resetMs !== undefined && laterAt !== undefined && laterAt <= resetMs;
-  if (!sameReset && !beforeReset) return [];
+  if (resetMs === undefined || !sameWindow({ ex: earlier, resetMs }, { ex: later, resetMs: laterReset }, clock)) return [];
   const found = pairFinding(
     'RATE-008',
-    `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs ?? 0)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
+    `X-RateLimit-Limit changed from ${before} to ${after} within the window ending ${iso(resetMs)} (exchanges ${earlier.seq} and ${later.seq}) / Expected one limit for the whole window`,
     later.seq,
     'X-RateLimit-Limit changing between two responses of one window',
   );
@@ -184,9 +180,9 @@ export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock
   const kept = open.filter(stillOpen);
   const resetMs = plausibleResetMs(ex, clock);
   const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
-  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
-  if (ex.request.auth !== 'key' || resetMs === undefined || ahead === undefined || remaining === undefined || ahead <= SAME_WINDOW_MS) return kept;
-  const promisesLess = (e: Exchange): boolean => (rateLimitValue(e, 'x-ratelimit-remaining') ?? 0n) >= remaining && (plausibleResetMs(e, clock) ?? 0) <= resetMs;
+  const remaining = readExchange(ex).remaining;
+  if (ex.request.auth !== 'key' || resetMs === undefined || ahead === undefined || remaining === undefined || ahead <= MINUTE_RESET_AHEAD_MS) return kept;
+  const promisesLess = (e: Exchange): boolean => (readExchange(e).remaining ?? 0n) >= remaining && (plausibleResetMs(e, clock) ?? 0) <= resetMs;
   return [...kept.filter((e) => !promisesLess(e)), ex].slice(-MAX_OPEN_ANNOUNCEMENTS);
 }
 
@@ -196,7 +192,7 @@ export function openDistantResets(open: readonly Exchange[], ex: Exchange, clock
  * full again: each only ever moves on, however the run's windows fall. Compared within one
  * operation (a limit kept per route has a count and a Reset of its own), between keyed responses
  * in order (the earlier answered before the later was sent), and only Resets of a per-minute
- * window (at most SAME_WINDOW_MS ahead of their response): a daily quota's Reset, hours away, gives
+ * window (at most MINUTE_RESET_AHEAD_MS ahead of their response): a daily quota's Reset, hours away, gives
  * way to the window's again once the window binds. Whole-second values compared as sent: the same
  * clock wrote both. At most one finding per operation, its first.
  */
@@ -207,7 +203,7 @@ export function findResetsMovingBack(exchanges: readonly Exchange[], clock?: Ser
     if (ex.request.auth !== 'key' || ex.response === undefined) continue;
     const resetMs = plausibleResetMs(ex, clock);
     const ahead = resetMs === undefined ? undefined : announcedAheadMs(ex, resetMs, clock);
-    if (resetMs === undefined || ahead === undefined || ahead > SAME_WINDOW_MS) continue;
+    if (resetMs === undefined || ahead === undefined || ahead > MINUTE_RESET_AHEAD_MS) continue;
     const operation = operationOf(ex) ?? 'other';
     const earlier = latest.get(operation) ?? [];
     // The furthest Reset among the operation's responses answered before this one was sent.
@@ -227,11 +223,11 @@ export function findResetsMovingBack(exchanges: readonly Exchange[], clock?: Ser
   return [...findings.values()];
 }
 
-/** A reading of a per-minute window (its Reset at most SAME_WINDOW_MS ahead), as the give-back rule reads it. */
+/** A reading of a per-minute window (its Reset at most MINUTE_RESET_AHEAD_MS ahead), as the give-back rule reads it. */
 function announcementOf(ex: Exchange, clock: ServerClock | undefined): Reading | undefined {
   const reading = readingOf(ex, clock);
   const ahead = reading === undefined ? undefined : announcedAheadMs(ex, reading.resetMs, clock);
-  return ahead === undefined || ahead > SAME_WINDOW_MS ? undefined : reading;
+  return ahead === undefined || ahead > MINUTE_RESET_AHEAD_MS ? undefined : reading;
 }
 
 /**
@@ -242,7 +238,7 @@ function announcementOf(ex: Exchange, clock: ServerClock | undefined): Reading |
  * token that token, and a sliding log its oldest request: every one at least one. So a later
  * served response of the same operation (a limit kept per route has a Reset of its own) may not
  * show Remaining as low as if nothing had been given back: the earlier Remaining less the run's
- * requests that may have been counted in between (ownCountedBetween, an upper bound: any
+ * requests that may have been counted in between (possiblyCountedBetween, an upper bound: any
  * credentials, with headers or without, 429s too) and what other users of a shared key may have
  * spent (othersMaySpend; nothing on a dedicated key). Only Resets of a per-minute window (at most
  * 62 s ahead of their response) on both: a daily quota that binds gives nothing back before its
@@ -251,7 +247,7 @@ function announcementOf(ex: Exchange, clock: ServerClock | undefined): Reading |
  */
 export function findResetsPassedWithNothingGivenBack(exchanges: readonly Exchange[], mode: KeyMode = 'shared', clock?: ServerClock): Finding[] {
   const dedicated = mode === 'dedicated';
-  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges);
+  const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges, clock);
   const recent = new Map<string, Reading[]>();
   const findings = new Map<string, Finding>();
   for (const ex of [...exchanges].sort((a, b) => a.seq - b.seq)) {
@@ -275,7 +271,7 @@ function firstNothingGivenBack(exchanges: readonly Exchange[], earlier: readonly
     const others = othersMaySpend(dedicated, e.limit, seenOthers);
     // The later request itself is counted in between: a cheap bound first, the costly count only where it may tell.
     if (later.remaining + 1n + others > e.remaining) continue;
-    const between = BigInt(ownCountedBetween(exchanges, e.ex, later.ex));
+    const between = BigInt(possiblyCountedBetween(exchanges, e.ex, later.ex));
     if (later.remaining + between + others > e.remaining) continue;
     const atLeast = e.remaining + 1n - between - others;
     const found = pairFinding(

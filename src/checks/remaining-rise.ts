@@ -6,9 +6,7 @@
  * windows fall (a limit counted per route shows as a rise wherever the run moves to another
  * operation).
  *
- * A pair is in one window when both carry the same Reset (a fixed window that ended would
- * announce the next one's), or when the later response was surely handled more than 2 s before
- * the Reset the earlier one announced (RATE-003's tolerance for a Reset's clock). No conforming
+ * A pair is in one window as sameWindow (src/rate-limit/window.ts) decides it. No conforming
  * limiter explains a rise there that breaks both of these:
  * - a token bucket (or a sliding window counter) refills at most Limit per window length: from
  *   the earlier response to the later one, Remaining can rise by less than Limit x elapsed / window
@@ -22,25 +20,20 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { limiterSaw, plausibleResetMs, readingOf, type Reading } from './rate-limit-headers.js';
+import { plausibleResetMs } from '../rate-limit/headers.js';
+import { readingOf, type Reading } from '../rate-limit/reading.js';
+import { CountedRequests, limiterCounted } from '../rate-limit/counting.js';
+import { sameWindow } from '../rate-limit/window.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
-import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
 /** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
 const IN_FLIGHT_TOLERANCE_MS = 1;
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
 const PAIRS_BACK = 64;
-
-/**
- * The run's keyed requests the server surely counted: answered, not refused with 429, and handled
- * by its limiter (the response carries Remaining, limiterSaw). A request answered without the
- * headers may have been refused before the limiter ran and never counted: RATE-001's finding, and
- * never the fall a later Remaining owes, so no server that simply did not count it shows a rise.
- */
-const counted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429 && limiterSaw(ex);
 
 /**
  * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
@@ -63,7 +56,7 @@ export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerCl
     if (resetMs === undefined || at === undefined) continue;
     overstates = Math.min(overstates, DATE_RESOLUTION_MS + resetMs - at.earliest);
     const ahead = resetMs - at.latest;
-    if (counted(ex) && ahead <= MINUTE_WINDOW_MS + WHOLE_SECONDS_MS) longest = Math.max(longest, ahead);
+    if (limiterCounted(ex) && ahead <= MINUTE_RESET_AHEAD_MS) longest = Math.max(longest, ahead);
   }
   const shortest = longest - overstates;
   return shortest > 0 ? shortest : undefined;
@@ -75,19 +68,7 @@ export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerCl
  */
 export function inOneWindowOf(earlier: Exchange, later: Exchange, clock: ServerClock): boolean {
   const [a, b] = [readingOf(earlier, clock), readingOf(later, clock)];
-  return a !== undefined && b !== undefined && inOneWindow(a, b, clock);
-}
-
-/**
- * The earlier response's window still held the later one: the same Reset, not yet come when the
- * later one was handled, or surely well before the earlier Reset. A Reset repeated once its moment
- * has come names a window the server itself says is over: a refill there is what a window's end
- * gives, and a Reset that stopped moving is RATE-003's (a Reset computed once and never again).
- */
-function inOneWindow(earlier: Reading, later: Reading, clock: ServerClock): boolean {
-  const at = serverMoment(later.ex, clock);
-  if (earlier.resetMs === later.resetMs) return at === undefined || at.earliest < earlier.resetMs;
-  return at !== undefined && at.latest < earlier.resetMs - WHOLE_SECONDS_MS;
+  return a !== undefined && b !== undefined && sameWindow(a, b, clock);
 }
 
 /** A rise that neither refill explains, with the figures the finding states. */
@@ -103,35 +84,6 @@ interface Rise {
 }
 
 /**
- * The run's requests the server surely counted between two responses: sent once the earlier was
- * answered, and answered before the later was sent, the later itself included.
- */
-function countedBetween(bySeq: readonly Exchange[], index: ReadonlyMap<number, number>, earlier: Exchange, later: Exchange): number {
-  let n = 0;
-  const from = (index.get(earlier.seq) ?? 0) + 1;
-  const to = index.get(later.seq) ?? -1;
-  for (let i = from; i <= to; i++) {
-    const e = bySeq[i];
-    if (e === undefined || !counted(e) || e.sentAt < receivedAt(earlier)) continue;
-    if (e === later || receivedAt(e) <= later.sentAt) n += 1;
-  }
-  return n;
-}
-
-/** The run's requests counted from `windowMs` before `later` was answered up to it: a sliding log still counts them all. */
-function countedRecently(bySeq: readonly Exchange[], index: ReadonlyMap<number, number>, later: Exchange, windowMs: number): number {
-  let n = 0;
-  const since = receivedAt(later) - windowMs;
-  for (let i = index.get(later.seq) ?? -1; i >= 0; i--) {
-    const e = bySeq[i];
-    if (e === undefined) continue;
-    if (e.sentAt < since) break;
-    if (counted(e) && (e === later || receivedAt(e) <= later.sentAt)) n += 1;
-  }
-  return n;
-}
-
-/**
  * RATE-002 on every pair of the run's keyed responses in one window (see the file's comment): at
  * most one finding per window, the pair whose rise went furthest beyond a refill, naming the later
  * exchange and paired with the earlier one (both shown as evidence). The window length is read
@@ -140,15 +92,15 @@ function countedRecently(bySeq: readonly Exchange[], index: ReadonlyMap<number, 
 export function findUnexplainedRises(exchanges: readonly Exchange[], clock: ServerClock | undefined, sizedBy: readonly Exchange[] = exchanges): Finding[] {
   const windowMs = shortestWindowMs(sizedBy, clock);
   if (clock === undefined || windowMs === undefined) return [];
+  const counts = new CountedRequests(exchanges);
   const bySeq = [...exchanges].sort((a, b) => a.seq - b.seq);
-  const index = new Map(bySeq.map((e, i) => [e.seq, i]));
   const readings = bySeq.map((ex) => readingOf(ex, clock)).filter((r): r is Reading => r !== undefined);
   const worst = new Map<number, Rise>();
   for (const [i, later] of readings.entries()) {
     let recent: number | undefined;
     for (const earlier of readings.slice(Math.max(0, i - PAIRS_BACK), i).reverse()) {
-      if (receivedAt(earlier.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !inOneWindow(earlier, later, clock)) continue;
-      const between = countedBetween(bySeq, index, earlier.ex, later.ex);
+      if (receivedAt(earlier.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !sameWindow(earlier, later, clock)) continue;
+      const between = counts.surelyBetween(earlier.ex, later.ex);
       const elapsedMs = receivedAt(later.ex) - earlier.ex.sentAt;
       const limit = Number(later.limit > earlier.limit ? later.limit : earlier.limit);
       const refill = (limit * elapsedMs) / windowMs;
@@ -157,7 +109,7 @@ export function findUnexplainedRises(exchanges: readonly Exchange[], clock: Serv
       const rise = Number(later.remaining) - Math.max(0, Number(earlier.remaining) - between) - 1;
       if (rise <= 0 || rise < refill) continue;
       // Costly, so once per later response, and only where the bucket's refill did not explain it.
-      recent ??= countedRecently(bySeq, index, later.ex, windowMs);
+      recent ??= counts.surelyWithin(later.ex, windowMs);
       if (Number(later.remaining) + recent <= Number(later.limit)) continue;
       const beyond = rise - refill;
       const known = worst.get(earlier.resetMs);

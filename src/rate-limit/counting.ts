@@ -14,11 +14,11 @@
  * Remaining standing still, the lower: so timing the run cannot see never makes a false failure.
  */
 import type { Exchange } from '../http/exchange.js';
-import { limiterSaw } from '../checks/rate-limit-headers.js';
 import { receivedAt } from '../checks/response-date.js';
+import { readExchange } from './reading.js';
 
-/** A keyed request the limiter surely counted: answered, not refused with 429, and with Remaining on its response (limiterSaw). */
-export const limiterCounted = (ex: Exchange): boolean => ex.request.auth === 'key' && ex.response !== undefined && ex.response.status !== 429 && limiterSaw(ex);
+/** A keyed request the limiter surely counted: answered, not refused with 429, and with Remaining on its response (the reading's `counted`). */
+export const limiterCounted = (ex: Exchange): boolean => readExchange(ex).counted;
 
 /** The run's requests that may have been counted after `from` was and no later than `to`, `to` included (the upper bound). */
 export function possiblyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {

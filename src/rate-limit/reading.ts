@@ -7,7 +7,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, retryAfterValueOf, type RetryAfterValue } from '../http/retry-after.js';
-import { limiterSaw, plausibleResetMs, rateLimitValue } from '../checks/rate-limit-headers.js';
+import { limiterSaw, plausibleResetMs, rateLimitValue } from './headers.js';
 import { receivedAt } from '../checks/response-date.js';
 import type { ServerClock } from '../checks/server-clock.js';
 import { resetKind, type ResetKind } from './reset-kind.js';

@@ -15,3 +15,9 @@ export const MINUTE_WINDOW_MS = 60_000;
 
 /** The daily quota's window (spec §4). */
 export const DAY_MS = 86_400_000;
+
+/**
+ * The furthest ahead of its response a per-minute window's Reset lies: a minute, and a Reset's
+ * whole seconds. A Reset further ahead belongs to another limit (the day's).
+ */
+export const MINUTE_RESET_AHEAD_MS = MINUTE_WINDOW_MS + WHOLE_SECONDS_MS;
