@@ -17,7 +17,7 @@ import { receivedAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import { operationOf } from './body.js';
-import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS, IN_FLIGHT_TOLERANCE_MS } from '../rate-limit/tolerances.js';
 
 const keyedPair = (a: Exchange, b: Exchange): boolean =>
   a.request.auth === 'key' && b.request.auth === 'key' && a.response !== undefined && b.response !== undefined;
@@ -25,8 +25,6 @@ const keyedPair = (a: Exchange, b: Exchange): boolean =>
 /** The pair in the order the requests were sent; the later one is the one judged. */
 const inOrder = (a: Exchange, b: Exchange): [Exchange, Exchange] => (a.seq <= b.seq ? [a, b] : [b, a]);
 
-/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
-const IN_FLIGHT_TOLERANCE_MS = 1;
 
 /** A keyed pair in order whose later Remaining is higher, surely more than 2 s before the Reset the earlier one announced. */
 interface RiseBeforeReset {

@@ -27,11 +27,9 @@ import { sameWindow } from '../rate-limit/window.js';
 import { receivedAt } from './response-date.js';
 import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
-import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS, IN_FLIGHT_TOLERANCE_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
-/** sentAt has whole milliseconds: a sequential pair may look up to 1 ms overlapped. */
-const IN_FLIGHT_TOLERANCE_MS = 1;
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
 const PAIRS_BACK = 64;
 

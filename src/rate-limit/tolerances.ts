@@ -21,3 +21,9 @@ export const DAY_MS = 86_400_000;
  * whole seconds. A Reset further ahead belongs to another limit (the day's).
  */
 export const MINUTE_RESET_AHEAD_MS = MINUTE_WINDOW_MS + WHOLE_SECONDS_MS;
+
+/**
+ * sentAt has whole milliseconds: a pair of requests sent one after the other may look overlapped
+ * by up to this much, and is still read as in order.
+ */
+export const IN_FLIGHT_TOLERANCE_MS = 1;

@@ -13,7 +13,7 @@ import { resetAheadMs } from '../checks/daily-quota.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { achievedPaceMs, FILLER_OPERATION, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstOperation, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
-import { MINUTE_WINDOW_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { MINUTE_RESET_AHEAD_MS, MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
@@ -68,7 +68,7 @@ export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerC
   for (const ex of exchanges) {
     if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
     const ahead = resetAheadMs(ex, clock);
-    if (ahead !== undefined && ahead > 0 && ahead <= MINUTE_WINDOW_MS + WHOLE_SECONDS_MS) longest = Math.max(longest ?? 0, ahead);
+    if (ahead !== undefined && ahead > 0 && ahead <= MINUTE_RESET_AHEAD_MS) longest = Math.max(longest ?? 0, ahead);
   }
   return Math.min(longest ?? MINUTE_WINDOW_MS);
 }
