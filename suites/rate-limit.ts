@@ -17,8 +17,6 @@ import { exhaustDailyQuota } from '../src/session/daily-quota.js';
 import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../src/checks/daily-quota.js';
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst, type BurstResult, type BurstTargets } from '../src/session/burst.js';
-import { jsonBody } from '../src/checks/body.js';
-import { isJsonObject, stringifyJson } from '../src/interface/json.js';
 import { idOf } from './support.js';
 import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
@@ -118,12 +116,11 @@ function burstSender(t: RequirementRun): (operation: BurstOperation) => Promise<
   const categoryId = pet?.['categoryId'];
   const targets: BurstTargets = {
     petId: pet === undefined ? undefined : idOf(pet),
-    newPet: config.readOnly ? undefined : () => stringifyJson({ name: `${store.probes.next()}burst`, categoryId: typeof categoryId === 'bigint' ? categoryId : 1n, status: 'available' }),
+    newPet: config.readOnly ? undefined : () => store.markedNewPet('burst', typeof categoryId === 'bigint' ? categoryId : 1n),
   };
   return async (operation) => {
     const ex = await t.send({ ...burstRequest(operation, targets), pace: false, retryOn429: false });
-    const created = operation === 'createPet' && ex.response?.status === 201 ? jsonBody(ex) : undefined;
-    if (created?.ok === true && isJsonObject(created.value)) store.recordCreated(created.value, ex);
+    if (operation === 'createPet') store.recordIfCreated(ex);
     return ex;
   };
 }

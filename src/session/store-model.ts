@@ -156,12 +156,20 @@ export class StoreModel {
   /** One valid creation named with a fresh marker, of a category the server shows (for brackets). */
   async createMarked(purpose: string): Promise<Exchange> {
     const [categoryId] = await this.knownCategoryIds();
-    const body = stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId: categoryId ?? 1n, status: 'available' });
-    const ex = await this.#ports.create(body, purpose);
-    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
-    // Listed with the run's other creations, so the report names every pet the run added.
-    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
+    const ex = await this.#ports.create(this.markedNewPet(purpose, categoryId ?? 1n), purpose);
+    this.recordIfCreated(ex);
     return ex;
+  }
+
+  /** A valid NewPet body (available, of `categoryId`) named with a fresh marker and `purpose`. */
+  markedNewPet(purpose: string, categoryId: bigint): string {
+    return stringifyJson({ name: `${this.probes.next()}${purpose}`, categoryId, status: 'available' });
+  }
+
+  /** The pet a 201 created, remembered (recordCreated): listed with the run's other creations, so the report names every pet the run added. */
+  recordIfCreated(ex: Exchange): void {
+    const created = ex.response?.status === 201 ? jsonBody(ex) : undefined;
+    if (created?.ok === true && isJsonObject(created.value)) this.recordCreated(created.value, ex);
   }
 
   /**
