@@ -15,7 +15,8 @@ import type { SendRequest } from '../src/http/client.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { BudgetExhaustedError, TransportError } from '../src/http/errors.js';
 import { replayExitCode, replayVerdict } from '../src/replay/verdict.js';
-import { judgeRiseSequence, riseReplays, riseSequence, type RiseReplay } from '../src/replay/rise-sequence.js';
+import { isRise, judgeRiseSequence, riseReplays, riseSequence, type RiseReplay } from '../src/replay/rise-sequence.js';
+import { RISE_SEQUENCE } from '../src/checks/remaining-rise.js';
 import { serverClockOf } from '../src/checks/server-clock.js';
 import { makeExchange, NOW_MS, NOW_S, type ExchangeOptions } from './support/exchange-factory.js';
 import { requirement } from './support/report-factory.js';
@@ -307,7 +308,7 @@ describe('a rise of Remaining replayed as a sequence (rise-sequence.ts)', () => 
   const earlier = exchangeEvidence(makeExchange({ seq: 15, target: '/pets/26', purpose: 'CREATE-002' }));
   const later = exchangeEvidence(makeExchange({ seq: 25, method: 'POST', status: 400, purpose: 'CREATE-003' }));
   const riseEvidence = (marked: boolean): RequirementResult['evidence'] => [
-    { kind: 'violation', message: 'X-RateLimit-Remaining rose from 45 (exchange 15, GET /pets/26) to 48 (exchange 25, POST /pets) …', exchange: later, ...(marked ? { shownOnlyBy: 'a rise', pairedWith: 15 } : {}) },
+    { kind: 'violation', message: 'X-RateLimit-Remaining rose from 45 (exchange 15, GET /pets/26) to 48 (exchange 25, POST /pets) …', exchange: later, ...(marked ? { shownOnlyBy: RISE_SEQUENCE, pairedWith: 15 } : {}) },
     { kind: 'exchange', message: 'compared with exchange #15: GET /pets/26', exchange: earlier },
   ];
   const failingRise = (marked = true): RequirementResult[] => [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: riseEvidence(marked) })];
@@ -324,6 +325,16 @@ describe('a rise of Remaining replayed as a sequence (rise-sequence.ts)', () => 
     const sequenceOnly = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [{ kind: 'violation', message: 'Received 429 although …', exchange: early429, shownOnlyBy: 'a 429 after …' }] })];
     expect(planResends(sequenceOnly).sends).toEqual([]);
     expect(rerunSelection(failingRise(), new Set(['RATE-002', 'CREATE-002', 'CREATE-003']))).toEqual(['RATE-002', 'CREATE-003', 'CREATE-002']);
+  });
+
+  it('takes for a rise only what the rise sequence shows: a Remaining that stood still, paired too, is left to the re-run', () => {
+    const stood = { kind: 'violation' as const, message: 'X-RateLimit-Remaining did not fall with 9 of the run\'s requests …', exchange: later, pairedWith: 15, shownOnlyBy: 'X-RateLimit-Remaining standing still while requests were served, then the window used up early' };
+    expect(isRise('RATE-002', stood)).toBe(false);
+    const [rise] = riseEvidence(true);
+    expect(rise !== undefined && isRise('RATE-002', rise)).toBe(true);
+    const failing = [requirement({ id: 'RATE-002', section: '8', status: 'fail', evidence: [stood, { kind: 'exchange', message: 'compared with exchange #15', exchange: earlier }] })];
+    expect(riseReplays(failing).replays).toEqual([]);
+    expect(planResends(failing).sends).toEqual([]);
   });
 
   /** The sequence's answers, 10 ms apart, Remaining as the server counts it. */

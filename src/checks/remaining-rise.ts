@@ -30,6 +30,8 @@ import { iso } from './text.js';
 import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS, IN_FLIGHT_TOLERANCE_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
+/** What shows a rise (Finding.shownOnlyBy): replay re-sends this sequence and no other RATE-002 finding as one. */
+export const RISE_SEQUENCE = 'a rise of X-RateLimit-Remaining between two responses of one window';
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
 const PAIRS_BACK = 64;
 
@@ -140,5 +142,5 @@ function riseFinding(r: Rise, windowMs: number): Finding {
   // The most Remaining could have shown under the rule: a refill of the bucket, or a sliding log's count.
   const bucket = Math.max(0, Number(earlier.remaining) - r.between) + 1 + Math.max(0, Math.ceil(r.refill) - 1);
   const atMost = Math.max(bucket, Number(later.limit) - r.recent);
-  return { ...shownOnlyBy(finding, 'a rise of X-RateLimit-Remaining between two responses of one window'), pairedWith: earlier.ex.seq, expected: { kind: 'remaining-at-most', value: atMost } };
+  return { ...shownOnlyBy(finding, RISE_SEQUENCE), pairedWith: earlier.ex.seq, expected: { kind: 'remaining-at-most', value: atMost } };
 }

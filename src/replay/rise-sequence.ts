@@ -11,7 +11,7 @@
  * otherwise it says it cannot decide. Pure: the plan, and the judgement of what came back
  * (resend.ts sends it, and waits for a fresh window when its first request did not meet one).
  */
-import { findUnexplainedRises, inOneWindowOf, shortestWindowMs } from '../checks/remaining-rise.js';
+import { findUnexplainedRises, inOneWindowOf, RISE_SEQUENCE, shortestWindowMs } from '../checks/remaining-rise.js';
 import { limiterSaw, rateLimitValue } from '../checks/rate-limit-headers.js';
 import { receivedAt } from '../checks/response-date.js';
 import type { ServerClock } from '../checks/server-clock.js';
@@ -41,9 +41,14 @@ function pairOf(evidence: readonly Evidence[], index: number): ExchangeEvidence 
   return next?.kind === 'exchange' && next.exchange?.seq === seq ? next.exchange : undefined;
 }
 
-/** Whether a violation is a rise of Remaining (marked by its pair, or, in reports before that, by its words). */
+/**
+ * Whether a violation is a rise of Remaining: by the sequence that shows it, or, in reports written
+ * before findings named it, by its words. Other RATE-002 findings pair two exchanges too (a
+ * Remaining that stood still, an early 429): the rise sequence is not what shows them.
+ */
 export function isRise(requirement: string, e: Evidence): boolean {
-  return requirement === 'RATE-002' && e.kind === 'violation' && (e.pairedWith !== undefined || RISE_MESSAGE.test(e.message));
+  if (requirement !== 'RATE-002' || e.kind !== 'violation') return false;
+  return e.shownOnlyBy === undefined ? RISE_MESSAGE.test(e.message) : e.shownOnlyBy === RISE_SEQUENCE;
 }
 
 /** The rises a replay sends a sequence for: each with both its exchanges in the report. */
