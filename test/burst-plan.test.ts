@@ -166,6 +166,21 @@ describe('BurstTally', () => {
     expect(feed(new BurstTally(FREE, { validRequests: true }), early).excess()).toEqual({});
   });
 
+  it('takes no group member served beside its 429 for the window\'s excess (a count kept per operation, RATE-002\'s), but counts it where the window refused none', () => {
+    const member = (status: number, seq: number): BurstResponse => ({ seq, status, limit: 60, remaining: status === 429 ? 0 : 59, reset: WINDOW_END_S, sentAt: NOW + 700, receivedAt: NOW + 705, expectedOver: true });
+    const beside = new BurstTally(FREE, { validRequests: true });
+    for (const r of [...served(60, 1), member(200, 61), member(200, 62), member(429, 63)]) beside.add(r);
+    expect(beside.excess()).toEqual({ observation: expect.stringMatching(/served exchange\(s\) #61, #62, sent over the limit together with a request it refused 429/) as unknown });
+    // However many of the group each count still serves: only what the window served besides them is judged.
+    const more = new BurstTally(FREE, { validRequests: true });
+    for (const r of [...served(61, 1), member(200, 62), member(429, 63)]) more.add(r);
+    expect(more.excess().violation).toMatch(/^62 requests served in .* before its 429 \/ Expected 429 once 60/);
+    // No 429 in the window: the group was served like any other request, and its excess counts.
+    const none = new BurstTally(FREE, { validRequests: true });
+    for (const r of [...served(60, 1), member(200, 61), member(200, 62)]) none.add(r);
+    expect(none.excess().violation).toMatch(/^62 requests served .* none refused/);
+  });
+
   it('proves the excess at once at 2 × limit + 1 in one window', () => {
     const tally = new BurstTally(FREE);
     const events = served(121, 1).map((r) => tally.add(r).kind);

@@ -43,6 +43,8 @@ interface Window {
   refused: boolean;
   /** Requests the burst expected over the limit that got neither 2xx nor 429: a refusal of another kind. */
   otherRefusals: { seq: number; status: number }[];
+  /** Requests the burst expected over the limit that were served (2xx): beside a 429 of the window, not its excess (servedBeside). */
+  servedOver: number[];
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
@@ -82,7 +84,7 @@ export class BurstTally {
     if (window !== undefined && r.reset !== undefined) {
       window.served += 1;
       window.entries.push({ seq: r.seq, remaining: r.remaining });
-      if (r.expectedOver === true && (r.status < 200 || r.status > 299)) window.otherRefusals.push({ seq: r.seq, status: r.status });
+      if (r.expectedOver === true) (r.status < 200 || r.status > 299 ? window.otherRefusals.push({ seq: r.seq, status: r.status }) : window.servedOver.push(r.seq));
       if (r.limit !== undefined) window.limits.add(r.limit);
       window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
       if (this.#current === undefined || r.reset > this.#current) {
@@ -110,7 +112,11 @@ export class BurstTally {
     if (misrefused !== undefined) return { violation: misrefused };
     if (!this.#tested.fromPlan) return {};
     for (const [reset, w] of this.#windows) {
-      if (w.served <= this.#tested.limit + this.#refill(w)) continue;
+      if (w.served - servedBeside(w).length <= this.#tested.limit + this.#refill(w)) {
+        const beside = servedBeside(w);
+        if (beside.length > 0 && w.served > this.#tested.limit + this.#refill(w)) return { observation: besideObservation(reset, beside) };
+        continue;
+      }
       const advertised = w.limits.size === 1 ? [...w.limits][0] : undefined;
       const where = this.#describe(reset, w);
       if (advertised !== undefined && w.served <= advertised) {
@@ -154,7 +160,7 @@ export class BurstTally {
   #window(reset: number, r: BurstResponse): Window {
     let w = this.#windows.get(reset);
     if (w === undefined) {
-      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false, otherRefusals: [] };
+      w = { served: 0, entries: [], limits: new Set(), firstSent: r.sentAt, lastReceived: r.receivedAt, refused: false, otherRefusals: [], servedOver: [] };
       this.#windows.set(reset, w);
     }
     w.firstSent = Math.min(w.firstSent, r.sentAt);
@@ -210,6 +216,21 @@ export class BurstTally {
     const refused = w.refused ? ' before its 429' : ', none refused';
     return `${w.served} requests served in ${seconds(w.lastReceived - w.firstSent)} within one window (X-RateLimit-Reset ${reset} on each)${refused}`;
   }
+}
+
+/**
+ * The over-limit group's requests a window served while it answered another of them 429: sent
+ * together, one operation refused and another served is what a count kept per operation gives
+ * (Remaining rising between them is RATE-002's finding), and how many of them a window serves
+ * depends on what the run left of each count, so they are no proof of the window's excess.
+ */
+function servedBeside(w: Window): number[] {
+  return w.refused ? w.servedOver : [];
+}
+
+function besideObservation(reset: number, beside: readonly number[]): string {
+  const list = beside.map((seq) => `#${seq}`).join(', ');
+  return `the window ending at X-RateLimit-Reset ${reset} served exchange(s) ${list}, sent over the limit together with a request it refused 429: a count kept per operation? (RATE-002 judges Remaining between them)`;
 }
 
 /**
