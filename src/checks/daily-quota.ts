@@ -4,12 +4,11 @@
  * and a Reset beyond the per-minute window but no more than a day ahead.
  */
 import type { Exchange } from '../http/exchange.js';
-import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { checkRetryAfter } from './retry-after.js';
 import type { ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
-import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
-import { readExchange } from '../rate-limit/reading.js';
+import { DAY_MS } from '../rate-limit/tolerances.js';
+import { readExchange, retryAfterEndsSurelyBefore } from '../rate-limit/reading.js';
 import { resetAheadMs, resetBeyondWindow } from '../rate-limit/window-length.js';
 
 const REQ = 'RATE-007';
@@ -44,9 +43,8 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
  * day that ends at its Reset cannot). A Retry-After that ends with the day needs no retry.
  */
 export function retryAfterEndsBeforeDay(refusal: Exchange, clock?: ServerClock): boolean {
-  const retryAt = retryAfterPassesAt(refusal);
-  const ahead = resetAheadMs(refusal, clock);
-  return retryAt !== undefined && ahead !== undefined && retryAt - receivedAt(refusal) < ahead - WHOLE_SECONDS_MS;
+  const reset = readExchange(refusal).reset;
+  return reset?.kind === 'unix-seconds' && reset.atMs !== undefined && retryAfterEndsSurelyBefore(refusal, reset.atMs, clock);
 }
 
 /**
