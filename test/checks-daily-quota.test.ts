@@ -30,6 +30,11 @@ describe('the day\'s Retry-After', () => {
     expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, '101'))).toBe(false);
     expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, '99'))).toBe(false);
     expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, 'soon'))).toBe(false);
+    // Surely, as RATE-006 reads an early Retry-After: from the latest moment the 429 was handled
+    // (its Date's second), its end lies more than the whole-second tolerance before the Reset.
+    expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, '96'))).toBe(true);
+    expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, '97'))).toBe(false);
+    expect(retryAfterEndsBeforeDay(refusedForTheDay(1, NOW_MS, new Date(NOW_MS + 97_000).toUTCString()))).toBe(true);
   });
 
   it('fails RATE-007 when the request sent once it passed is refused for the day again', () => {

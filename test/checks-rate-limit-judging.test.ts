@@ -311,6 +311,16 @@ describe('RATE-006: the retry once Retry-After has passed', () => {
     }
   });
 
+  it('reads a new window as sameWindow does: a later Reset, with the retry handled within the whole-second tolerance of the first Reset', () => {
+    // The retry's Date puts it at most 1 s in; the first window's Reset, NOW_S + 3, may end it 2 s sooner.
+    const throttled = throttledAt(0, '0', NOW_S + 3, { seq: 1 });
+    const again = throttledAt(500, '0', NOW_S + 4, { seq: 2 });
+    expect(observations(checkRetryHonoured(throttled, again, 'shared', 54n), 'RATE-006')).toHaveLength(1);
+    // Surely in the first window (handled more than 2 s before its Reset): no new window to excuse it.
+    const surelyFirst = throttledAt(500, '0', NOW_S + 5, { seq: 2 });
+    expect(violations(checkRetryHonoured(throttledAt(0, '0', NOW_S + 4, { seq: 1 }), surelyFirst, 'shared', 54n), 'RATE-006')).toHaveLength(1);
+  });
+
   it('accepts a served retry, and does not blame a request sent too soon', () => {
     const throttled = throttledAt(0, '2', NOW_S + 30, { seq: 1 });
     expect(checkRetryHonoured(throttled, at(2300, window(59), { seq: 2 }))).toEqual([]);

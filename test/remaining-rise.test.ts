@@ -4,7 +4,8 @@
  * refills of token buckets and the bulk give-back of a sliding log pass.
  */
 import { describe, expect, it } from 'vitest';
-import { findUnexplainedRises, remainingMoved, shortestWindowMs } from '../src/checks/remaining-rise.js';
+import { findUnexplainedRises, remainingMoved } from '../src/checks/remaining-rise.js';
+import { shortestWindowMs } from '../src/rate-limit/window-length.js';
 import { serverClockOf } from '../src/checks/server-clock.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { NOW_MS, makeExchange } from './support/exchange-factory.js';

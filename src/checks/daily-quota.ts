@@ -4,27 +4,19 @@
  * and a Reset beyond the per-minute window but no more than a day ahead.
  */
 import type { Exchange } from '../http/exchange.js';
-import { rateLimitValue } from './rate-limit-headers.js';
-import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { checkRetryAfter } from './retry-after.js';
-import { serverTimeOf, type ServerClock } from './server-clock.js';
+import type { ServerClock } from './server-clock.js';
 import { violation, type Finding } from './finding.js';
-import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
-import { isUnixSecondsReset } from '../rate-limit/reset-kind.js';
+import { DAY_MS } from '../rate-limit/tolerances.js';
+import { readExchange, retryAfterEndsSurelyBefore } from '../rate-limit/reading.js';
+import { resetAheadMs, resetBeyondWindow } from '../rate-limit/window-length.js';
 
 const REQ = 'RATE-007';
-
-/** Milliseconds from the server's time of the response to its X-RateLimit-Reset, when that is a Unix time in seconds. */
-export function resetAheadMs(ex: Exchange, clock?: ServerClock): number | undefined {
-  const reset = rateLimitValue(ex, 'x-ratelimit-reset');
-  if (!isUnixSecondsReset(reset)) return undefined;
-  return Number(reset) * 1000 - serverTimeOf(ex, clock);
-}
 
 /** A 429 whose Reset lies beyond the per-minute window: the server says the day, not the minute, is used up. */
 export function isDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): boolean {
   const ahead = resetAheadMs(ex, clock);
-  return ex.response?.status === 429 && ahead !== undefined && ahead > windowMs + WHOLE_SECONDS_MS;
+  return ex.response?.status === 429 && ahead !== undefined && resetBeyondWindow(ahead, windowMs);
 }
 
 export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: ServerClock): Finding[] {
@@ -33,12 +25,12 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
   const ahead = resetAheadMs(ex, clock);
   if (ahead === undefined) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${ex.response?.headers['x-ratelimit-reset'] ?? '(none)'} on the 429 after the daily quota / Expected the Unix time in seconds at which the day's quota resets`, ex.seq));
-  } else if (ahead <= windowMs + WHOLE_SECONDS_MS) {
+  } else if (!resetBeyondWindow(ahead, windowMs)) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${seconds(ahead)} ahead on the 429 after the daily quota / Expected the end of the day's quota, beyond the per-minute window of ${seconds(windowMs)}`, ex.seq));
-  } else if (ahead > DAY_MS + WHOLE_SECONDS_MS) {
+  } else if (resetBeyondWindow(ahead, DAY_MS)) {
     findings.push(violation(REQ, `Received X-RateLimit-Reset ${(ahead / 3_600_000).toFixed(1)} h ahead on the 429 after the daily quota / Expected no more than a day ahead`, ex.seq));
   }
-  const remaining = rateLimitValue(ex, 'x-ratelimit-remaining');
+  const remaining = readExchange(ex).remaining;
   if (remaining !== undefined && remaining !== 0n) {
     findings.push(violation(REQ, `Received X-RateLimit-Remaining ${remaining} on the 429 after the daily quota / Expected 0: the day's quota is the limit that applies`, ex.seq));
   }
@@ -51,9 +43,8 @@ export function checkDailyRefusal(ex: Exchange, windowMs: number, clock?: Server
  * day that ends at its Reset cannot). A Retry-After that ends with the day needs no retry.
  */
 export function retryAfterEndsBeforeDay(refusal: Exchange, clock?: ServerClock): boolean {
-  const retryAt = retryAfterPassesAt(refusal);
-  const ahead = resetAheadMs(refusal, clock);
-  return retryAt !== undefined && ahead !== undefined && retryAt - receivedAt(refusal) < ahead - WHOLE_SECONDS_MS;
+  const reset = readExchange(refusal).reset;
+  return reset?.kind === 'unix-seconds' && reset.atMs !== undefined && retryAfterEndsSurelyBefore(refusal, reset.atMs, clock);
 }
 
 /**

@@ -76,7 +76,9 @@ export function gapsByWindow(exchanges: readonly Exchange[], clock: ServerClock 
     const own = possiblyCountedBetween(exchanges, before.ex, ex);
     const fell = before.remaining - after;
     const gap = { from: before.ex, to: ex, fell, own, others: fell - BigInt(own) };
-    windows.set(before.resetMs, [...(windows.get(before.resetMs) ?? []), gap]);
+    const gaps = windows.get(before.resetMs);
+    if (gaps === undefined) windows.set(before.resetMs, [gap]);
+    else gaps.push(gap);
   }
   return windows;
 }

@@ -15,52 +15,25 @@
  *   requests of the last window length still count, so Remaining is at most Limit minus them.
  * A fixed window gives back nothing before its Reset. The window length is bounded from below by
  * the longest time to a Reset (within a minute) the run saw, on the server's clock, less what a
- * Reset may overstate (shortestWindowMs); where that leaves no time, nothing is judged. Other users
+ * Reset may overstate (shortestWindowMs, src/rate-limit/window-length.ts); where that leaves no time, nothing is judged. Other users
  * of a shared key only ever make Remaining fall, so the shared-key allowance never explains a rise.
  */
 import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
-import { plausibleResetMs } from '../rate-limit/headers.js';
 import { readingOf, type Reading } from '../rate-limit/reading.js';
-import { CountedRequests, limiterCounted } from '../rate-limit/counting.js';
+import { CountedRequests } from '../rate-limit/counting.js';
 import { sameWindow } from '../rate-limit/window.js';
+import { shortestWindowMs } from '../rate-limit/window-length.js';
 import { receivedAt } from './response-date.js';
-import { DATE_RESOLUTION_MS, serverMoment, windowClockOf, type ServerClock } from './server-clock.js';
+import type { ServerClock } from './server-clock.js';
 import { iso } from './text.js';
-import { MINUTE_RESET_AHEAD_MS, WHOLE_SECONDS_MS, IN_FLIGHT_TOLERANCE_MS } from '../rate-limit/tolerances.js';
+import { IN_FLIGHT_TOLERANCE_MS } from '../rate-limit/tolerances.js';
 
 const REQ = 'RATE-002';
 /** What shows a rise (Finding.shownOnlyBy): replay re-sends this sequence and no other RATE-002 finding as one. */
 export const RISE_SEQUENCE = 'a rise of X-RateLimit-Remaining between two responses of one window';
 /** Earlier responses of the window each later one is compared with: the rises that matter show within a few requests. */
 const PAIRS_BACK = 64;
-
-/**
- * The shortest window length the run's responses allow, in ms; undefined when that leaves none.
- * Every limiter's Reset names a moment no earlier than now, give or take its rounding and its
- * clock (a fixed window's end, a bucket's full time, a sliding log's oldest expiry), at most one
- * window ahead: so the window is at least the longest time from a served response to its Reset
- * (within a minute), less what a Reset may overstate. That is at most 2 s (a Reset rounded up to
- * the second, on a clock a second ahead of Date's), and less when a response closer to its Reset
- * shows less: the rounding varies within one second, the clock not at all.
- */
-export function shortestWindowMs(exchanges: readonly Exchange[], clock: ServerClock | undefined): number | undefined {
-  if (clock === undefined) return undefined;
-  const measuring = windowClockOf(exchanges, clock);
-  let longest = 0;
-  let overstates = WHOLE_SECONDS_MS;
-  for (const ex of exchanges) {
-    if (ex.request.auth !== 'key' || ex.response === undefined) continue;
-    const resetMs = plausibleResetMs(ex, clock);
-    const at = serverMoment(ex, measuring);
-    if (resetMs === undefined || at === undefined) continue;
-    overstates = Math.min(overstates, DATE_RESOLUTION_MS + resetMs - at.earliest);
-    const ahead = resetMs - at.latest;
-    if (limiterCounted(ex) && ahead <= MINUTE_RESET_AHEAD_MS) longest = Math.max(longest, ahead);
-  }
-  const shortest = longest - overstates;
-  return shortest > 0 ? shortest : undefined;
-}
 
 /**
  * Whether two keyed responses, each with Remaining, Limit and a plausible Reset, lie in one window

@@ -4,22 +4,25 @@
  * request the client sent once Retry-After had passed must not be refused again.
  */
 import type { Exchange } from '../http/exchange.js';
-import { parseHttpDateAnyForm, parseRetryAfter } from '../http/retry-after.js';
 import { observation, shownOnlyBy, violation, type Finding } from './finding.js';
 import { plausibleResetMs, rateLimitValue } from './rate-limit-headers.js';
 import { sharedKeyAllowance } from './key-use.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
-import { DATE_RESOLUTION_MS, serverMoment, type ServerClock } from './server-clock.js';
+import type { ServerClock } from './server-clock.js';
 import { iso } from './text.js';
 import type { KeyMode } from '../run-config.js';
-import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { retryAfterEndOnServerClock, retryAfterEndsSurelyBefore } from '../rate-limit/reading.js';
+import { sameWindow } from '../rate-limit/window.js';
+import { resetAheadMs } from '../rate-limit/window-length.js';
 
-/** The retry's 429 may have come once the first 429's window had reset (on the server's clock), and names a later one. */
+/**
+ * The retry's 429 may have come in a later window than the first 429's: it names a later Reset,
+ * and it was not surely handled in the first 429's window (sameWindow).
+ */
 function inLaterWindow(throttled: Exchange, retry: Exchange, clock: ServerClock | undefined): boolean {
   const first = plausibleResetMs(throttled, clock);
   const again = plausibleResetMs(retry, clock);
-  const retryAt = serverMoment(retry, clock)?.latest ?? receivedAt(retry) + DATE_RESOLUTION_MS;
-  return first !== undefined && again !== undefined && again > first && retryAt >= first;
+  return first !== undefined && again !== undefined && again > first && !sameWindow({ ex: throttled, resetMs: first }, { ex: retry, resetMs: again }, clock);
 }
 
 const REQ = 'RATE-006';
@@ -32,23 +35,6 @@ export const RETRY_AFTER_LATE_MS = 3_000;
 const RETRY_AFTER_LATE_SHARE = 0.1;
 
 /**
- * When the 429's Retry-After ends on the server's clock, at the earliest and at the latest;
- * undefined when it cannot be placed. An HTTP-date names its moment; delta-seconds count from the
- * response, whose moment the server's clock gives (without any Date it is unknown).
- */
-function retryAfterEndOnServerClock(ex: Exchange, clock: ServerClock | undefined): { earliest: number; latest: number } | undefined {
-  const value = ex.response?.headers['retry-after'];
-  const moment = serverMoment(ex, clock);
-  const parsed = parseRetryAfter(value, moment?.earliest ?? 0);
-  if (parsed === undefined) return undefined;
-  if (parsed.form === 'http-date') {
-    const at = parseHttpDateAnyForm(value, moment?.earliest)?.ms;
-    return at === undefined ? undefined : { earliest: at, latest: at };
-  }
-  return moment === undefined ? undefined : { earliest: moment.earliest + parsed.delayMs, latest: moment.latest + parsed.delayMs };
-}
-
-/**
  * On a 429: Retry-After and X-RateLimit-Reset describe the same moment, within the tolerance
  * above: surely later than that fails, surely earlier is recorded.
  */
@@ -57,8 +43,7 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange, clock?: ServerClock
   const resetMs = plausibleResetMs(ex, clock);
   const end = retryAfterEndOnServerClock(ex, clock);
   if (resetMs === undefined || end === undefined) return [];
-  const from = serverMoment(ex, clock)?.earliest ?? receivedAt(ex);
-  const lateMs = Math.max(RETRY_AFTER_LATE_MS, RETRY_AFTER_LATE_SHARE * (resetMs - from));
+  const lateMs = Math.max(RETRY_AFTER_LATE_MS, RETRY_AFTER_LATE_SHARE * (resetAheadMs(ex, clock) ?? 0));
   const value = ex.response.headers['retry-after']?.trim() ?? '';
   const endMs = end.earliest > resetMs ? end.earliest : end.latest;
   const gap = Math.round((endMs - resetMs) / 1000);
@@ -71,7 +56,7 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange, clock?: ServerClock
       ),
     ];
   }
-  if (end.latest < resetMs - WHOLE_SECONDS_MS) {
+  if (retryAfterEndsSurelyBefore(ex, resetMs, clock)) {
     return [observation(REQ, `Retry-After ${JSON.stringify(value)} ends ${-gap} s before X-RateLimit-Reset (a token bucket may allow the next request before it is full again; the retry tells)`, ex.seq)];
   }
   return [];
@@ -80,9 +65,9 @@ export function checkRetryAfterAgreesWithReset(ex: Exchange, clock?: ServerClock
 /**
  * A request sent once the previous 429's Retry-After had passed (the client's single retry, or the
  * recovery probe) and refused again with 429: Retry-After did not say when to retry. On a shared
- * key, a retry refused in a new window (the first 429's Reset had passed and the second names a
- * later one) may have found that window used up by another client: recorded, not held against
- * the server, but only when the run saw others spend (nearly) a whole window of the key
+ * key, a retry refused in a new window (it names a later Reset and was not surely handled in the
+ * first 429's window) may have found that window used up by another client: recorded, not held
+ * against the server, but only when the run saw others spend (nearly) a whole window of the key
  * (`othersSpentInAWindow`, from otherUseOf): a client that never spent more than a few requests
  * of a window cannot have used a fresh one up in the instant before the retry.
  */

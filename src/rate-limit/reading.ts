@@ -9,8 +9,9 @@ import type { Exchange } from '../http/exchange.js';
 import { parseHttpDateAnyForm, retryAfterValueOf, type RetryAfterValue } from '../http/retry-after.js';
 import { limiterSaw, plausibleResetMs, rateLimitValue } from './headers.js';
 import { receivedAt } from '../checks/response-date.js';
-import type { ServerClock } from '../checks/server-clock.js';
+import { serverMoment, type ServerClock, type ServerMoment } from '../checks/server-clock.js';
 import { resetKind, type ResetKind } from './reset-kind.js';
+import { WHOLE_SECONDS_MS } from './tolerances.js';
 
 export interface ResetReading {
   value: bigint;
@@ -83,6 +84,25 @@ function resetReadingOf(value: bigint): ResetReading {
 /** Unix ms at which the Reset passes, a relative one counted from `fromMs` (when it was received). */
 export function resetAtMs(reset: ResetReading, fromMs: number): number {
   return reset.atMs ?? fromMs + Number(reset.value) * 1000;
+}
+
+/**
+ * When the response's Retry-After ends on the server's clock, at the earliest and at the latest;
+ * undefined when it cannot be placed. An HTTP-date names its moment; delta-seconds count from the
+ * response, whose moment the server's clock gives (without any Date it is unknown).
+ */
+export function retryAfterEndOnServerClock(ex: Exchange, clock: ServerClock | undefined): ServerMoment | undefined {
+  const value = readExchange(ex).retryAfter;
+  if (value === undefined) return undefined;
+  if (value.form === 'http-date') return { earliest: value.atMs, latest: value.atMs };
+  const moment = serverMoment(ex, clock);
+  return moment === undefined ? undefined : { earliest: moment.earliest + value.delayMs, latest: moment.latest + value.delayMs };
+}
+
+/** Whether the response's Retry-After surely ends before a Reset of `resetMs`, beyond the whole-second tolerance: a wait shorter than the window's (or the day's). */
+export function retryAfterEndsSurelyBefore(ex: Exchange, resetMs: number, clock: ServerClock | undefined): boolean {
+  const end = retryAfterEndOnServerClock(ex, clock);
+  return end !== undefined && end.latest < resetMs - WHOLE_SECONDS_MS;
 }
 
 /** A keyed response with the three headers usable, and its Reset placed on the server's clock (RATE-003's plausible Reset). */

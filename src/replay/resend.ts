@@ -22,7 +22,7 @@ import type { Plan } from '../plans.js';
 import { hasJudge, judgeReplayed, sendsInPairs, type Judgement } from './judge.js';
 import { rebuildRequest } from './request.js';
 import { freshWindow, isRise, judgeRiseSequence, riseReplays, riseSequence, type RiseReplay } from './rise-sequence.js';
-import { resetAheadMs } from '../checks/daily-quota.js';
+import { resetAheadMs } from '../rate-limit/window-length.js';
 import { serverClockOf } from '../checks/server-clock.js';
 
 export const MAX_PER_REQUIREMENT = 5;

@@ -11,7 +11,8 @@
  * otherwise it says it cannot decide. Pure: the plan, and the judgement of what came back
  * (resend.ts sends it, and waits for a fresh window when its first request did not meet one).
  */
-import { findUnexplainedRises, inOneWindowOf, RISE_SEQUENCE, shortestWindowMs } from '../checks/remaining-rise.js';
+import { findUnexplainedRises, inOneWindowOf, RISE_SEQUENCE } from '../checks/remaining-rise.js';
+import { shortestWindowMs } from '../rate-limit/window-length.js';
 import { limiterSaw, rateLimitValue } from '../checks/rate-limit-headers.js';
 import { receivedAt } from '../checks/response-date.js';
 import type { ServerClock } from '../checks/server-clock.js';

@@ -9,11 +9,11 @@ import type { Exchange } from '../http/exchange.js';
 import type { SendRequest } from '../http/prepare.js';
 import { receivedAt } from '../checks/response-date.js';
 import { serverTimeOf, type ServerClock } from '../checks/server-clock.js';
-import { resetAheadMs } from '../checks/daily-quota.js';
+import { observedWindowMs } from '../rate-limit/window-length.js';
 import { limiterSaw, rateLimitValue, type RateLimitHeader } from '../checks/rate-limit-headers.js';
 import { achievedPaceMs, FILLER_OPERATION, retryConcurrency, retrySpendCap, windowLeftMs, type BurstInputs, type BurstOperation, type BurstPlan } from './burst-plan.js';
 import { BurstTally, type BurstResponse } from './burst-tally.js';
-import { MINUTE_RESET_AHEAD_MS, MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
+import { MINUTE_WINDOW_MS } from '../rate-limit/tolerances.js';
 
 type Planned = Extract<BurstPlan, { kind: 'burst' }>;
 
@@ -62,16 +62,8 @@ export function burstInputsOf(exchanges: readonly Exchange[], plan: BurstInputs[
   };
 }
 
-/** The longest time to a Reset within a minute that the run's keyed responses showed: the per-minute window. */
-export function observedWindowMs(exchanges: readonly Exchange[], clock?: ServerClock): number {
-  let longest: number | undefined;
-  for (const ex of exchanges) {
-    if (ex.request.auth !== 'key' || ex.response === undefined || ex.response.status === 429) continue;
-    const ahead = resetAheadMs(ex, clock);
-    if (ahead !== undefined && ahead > 0 && ahead <= MINUTE_RESET_AHEAD_MS) longest = Math.max(longest ?? 0, ahead);
-  }
-  return Math.min(longest ?? MINUTE_WINDOW_MS);
-}
+/** The window length plans use (src/rate-limit/window-length.ts), where the suites that plan a burst or a fill read it. */
+export { observedWindowMs };
 
 /** The burst with every request one operation, the filler: what a caller that sends one request whatever the operation gets. */
 export function runBurst(plan: Planned, send: () => Promise<Exchange>, sleep: (ms: number) => Promise<void>): Promise<BurstResult> {

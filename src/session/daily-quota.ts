@@ -5,11 +5,12 @@
  * an ETA as it goes.
  */
 import type { Exchange } from '../http/exchange.js';
-import { isDailyRefusal, resetAheadMs } from '../checks/daily-quota.js';
+import { isDailyRefusal } from '../checks/daily-quota.js';
+import { resetAheadMs, resetBeyondWindow } from '../rate-limit/window-length.js';
 import type { ServerClock } from '../checks/server-clock.js';
 import { planLimits, type Plan } from '../plans.js';
 import { header } from './burst.js';
-import { DAY_MS, WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
+import { DAY_MS } from '../rate-limit/tolerances.js';
 
 /** ETA lines while the day is used up. */
 const PROGRESS_STEPS = 10;
@@ -58,7 +59,7 @@ export async function exhaustDailyQuota(inputs: DayInputs): Promise<DayOutcome> 
   inputs.note(costLine(inputs.plan));
   for (;;) {
     // Once the headers say the day is used up, the next request is the one that must be refused: waiting for their Reset would take the rest of the day.
-    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && (resetAheadMs(last, inputs.clock?.()) ?? 0) > inputs.windowMs + WHOLE_SECONDS_MS;
+    const dayUsedUp = last !== undefined && header(last, 'x-ratelimit-remaining') === 0 && resetBeyondWindow(resetAheadMs(last, inputs.clock?.()) ?? 0, inputs.windowMs);
     const ex = await inputs.send(!dayUsedUp);
     const served = inputs.served();
     if (ex.response?.status === 429) {

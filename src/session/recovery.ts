@@ -6,7 +6,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { receivedAt, retryAfterPassesAt } from '../checks/response-date.js';
 import { plausibleResetMs } from '../checks/rate-limit-headers.js';
-import { shortestWindowMs } from '../checks/remaining-rise.js';
+import { shortestWindowMs } from '../rate-limit/window-length.js';
 import { DATE_RESOLUTION_MS, type ServerClock } from '../checks/server-clock.js';
 import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
 
