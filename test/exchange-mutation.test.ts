@@ -267,6 +267,25 @@ describe('a fixed sample of exchange mutants, each changing what it targets', ()
   });
 });
 
+describe('conditions on a header only some responses carry', () => {
+  const info = { index: 0, operation: 'listPets', path: '/pets', query: new URLSearchParams(), keyed: true, overlapping: 0, arrivedMs: 0 };
+  const request = { method: 'GET', target: '/v1/pets', headers: [], body: Buffer.alloc(0) };
+  const response = (status: number, reset: number, retryAfter?: string) => ({
+    status,
+    statusMessage: '',
+    headers: [['X-RateLimit-Reset', String(reset)], ...(retryAfter === undefined ? [] : [['Retry-After', retryAfter]])] as HeaderLines,
+    body: Buffer.alloc(0),
+  });
+
+  test("window=later learns the first window from every response, so a 429 of the second window is a later one's", () => {
+    const mutation = named('remove@Retry-After@window=later').make();
+    expect(mutation.response?.(response(200, 100), request, info)).toBeUndefined();
+    expect(mutation.response?.(response(200, 101), request, info)).toBeUndefined();
+    // The run's 429s all come in one window, never the first: the first that carries Retry-After is no mark of the first window.
+    expect(mutation.response?.(response(429, 101, '1'), request, info)?.headers).toEqual([['X-RateLimit-Reset', '101']]);
+  });
+});
+
 // ---------------------------------------------------------------- whole runs
 
 /** One mutant per section the suite must kill there, and the identity on conforming variants of other shapes. */

@@ -184,9 +184,12 @@ export function headerMutation(target: HeaderTarget, operator: HeaderOperator, w
   };
   return {
     response: (response, request, info) => {
+      // The condition sees every response, carrying the header or not: the window condition learns
+      // the first window from all of them, not from the first that carries a Retry-After.
+      const holds = when(request, info, response);
       const value = headerOf(response.headers, target.header);
       // The stale operator follows every response's window, whether or not the condition holds.
-      if (value === undefined || !when(request, info, response)) {
+      if (value === undefined || !holds) {
         if (operator === 'stale') windowOf(response);
         return undefined;
       }
