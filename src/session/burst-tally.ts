@@ -84,7 +84,8 @@ export class BurstTally {
     if (window !== undefined && r.reset !== undefined) {
       window.served += 1;
       window.entries.push({ seq: r.seq, remaining: r.remaining });
-      if (r.expectedOver === true) (r.status < 200 || r.status > 299 ? window.otherRefusals.push({ seq: r.seq, status: r.status }) : window.servedOver.push(r.seq));
+      if (r.expectedOver === true && (r.status < 200 || r.status > 299)) window.otherRefusals.push({ seq: r.seq, status: r.status });
+      else if (r.expectedOver === true) window.servedOver.push(r.seq);
       if (r.limit !== undefined) window.limits.add(r.limit);
       window.lastReceived = Math.max(window.lastReceived, r.receivedAt);
       if (this.#current === undefined || r.reset > this.#current) {
