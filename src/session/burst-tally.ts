@@ -113,9 +113,10 @@ export class BurstTally {
     if (misrefused !== undefined) return { violation: misrefused };
     if (!this.#tested.fromPlan) return {};
     for (const [reset, w] of this.#windows) {
-      if (w.served - servedBeside(w).length <= this.#tested.limit + this.#refill(w)) {
-        const beside = servedBeside(w);
-        if (beside.length > 0 && w.served > this.#tested.limit + this.#refill(w)) return { observation: besideObservation(reset, beside) };
+      const allowed = this.#tested.limit + this.#refill(w);
+      const beside = servedBeside(w);
+      if (w.served - beside.length <= allowed) {
+        if (w.served > allowed) return { observation: besideObservation(reset, beside) };
         continue;
       }
       const advertised = w.limits.size === 1 ? [...w.limits][0] : undefined;
