@@ -20,6 +20,7 @@ import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst,
 import { idOf } from './support.js';
 import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
+import { refillWatchStep } from '../src/session/refill-watch.js';
 import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -70,6 +71,22 @@ async function showStaleReset(t: RequirementRun, throttledBy: Exchange, recovery
   const waitMs = at - Date.now();
   if (waitMs > 0) await session.idle(waitMs, 'a Reset named at the refill must have moved on by now', true);
   await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
+}
+
+/**
+ * The refill watch (src/session/refill-watch.ts): keyed requests spread over the fresh window the
+ * recovery opened, up to its Reset, each judged as it arrives and by RATE-002's rise at the end.
+ */
+async function watchRefill(t: RequirementRun, recovery: Exchange): Promise<void> {
+  const { session } = t;
+  for (let sent = 0; ; sent++) {
+    const step = refillWatchStep({ recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), budget: session.client.remainingBudget(), sent });
+    if (step.kind === 'too-costly') return t.observe(`the window the recovery opened was not watched for a refill before its Reset: that would take ${step.requests} requests`, recovery);
+    if (step.kind === 'done') return;
+    const waitMs = step.atMs - Date.now();
+    if (waitMs > 0) await session.idle(waitMs, 'the window is watched for a refill before its Reset', true);
+    await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
+  }
 }
 
 /**
@@ -166,6 +183,7 @@ export const rateLimit = suite('8 limits', () => {
     const ex = step.kind === 'judge' ? step.ex : await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false, exactRetryAfter: true });
     judgeRecovery(t, throttledBy, ex);
     await showStaleReset(t, throttledBy, ex);
+    await watchRefill(t, ex);
   });
 
   requirementTest('RATE-007', async (t) => {
