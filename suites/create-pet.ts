@@ -223,9 +223,9 @@ function createdPets(t: RequirementRun): CreatedPet[] {
  * (overlapping writes, issue 24; among groups as large, the one worth most), then the others most
  * worth a fetch (worthFetching), one fetch per
  * id (two creations answered with one id are PET-002's finding, and a store can show only one pet
- * under it), at most MAX_FETCHES; and the pet whose name a later creation took, when those leave it
- * out (the first group, which holds it, is the one fetched unless another overlapped more), since
- * a store may replace or drop a pet when a second one takes its name.
+ * under it), at most MAX_FETCHES; and, when those leave them out, the pet whose name was sent beside
+ * members named like it in other cases (a store may keep theirs) and the pet whose name a later
+ * creation took (a store may replace or drop a pet when a second one takes its name).
  */
 function toFetch(t: RequirementRun, created: readonly CreatedPet[], together: readonly Exchange[]): CreatedPet[] {
   const creations = created.map((c) => c.creation);
@@ -237,8 +237,9 @@ function toFetch(t: RequirementRun, created: readonly CreatedPet[], together: re
     if (id !== undefined && !byId.has(id)) byId.set(id, c);
   }
   const chosen = [...byId.values()].slice(0, MAX_FETCHES);
-  const nameHolder = [...byId.values()].find((c) => nameTakenLater(c.creation, creations));
-  return nameHolder === undefined || chosen.includes(nameHolder) ? chosen : [...chosen, nameHolder];
+  // Whichever group overlapped most (that follows the machine's timing), these are fetched in every run.
+  const always = [...byId.values()].filter((c) => worthClass(c.creation, creations) === 0 || nameTakenLater(c.creation, creations));
+  return [...chosen, ...always.filter((c) => !chosen.includes(c))];
 }
 
 const SENT_ALONE =

@@ -11,7 +11,7 @@
  * more than a token bucket of the shortest window the run allows gives in that time, while a
  * sliding log still counts the run's requests. So the requests go at most that far apart: the
  * time a bucket takes to give back what the window has spent (Limit - Remaining - 1, the rise a
- * refill then shows) with a fifth to spare, less the round trips. Pure: the caller sends each
+ * refill then shows) with a fifth to spare (half a second, on long windows), less the round trips. Pure: the caller sends each
  * request at the moment returned and asks again with what it got.
  *
  * A fixed window of the announced length costs the requests and the wait; a window that is
@@ -26,8 +26,12 @@ import { shortestWindowMs } from '../rate-limit/window-length.js';
 
 /** The most requests the watch spends on one window: beyond that, the window is left unwatched. */
 export const MAX_WATCH_REQUESTS = 10;
-/** The share of the longest gap a bucket's refill allows that the watch uses: the rest absorbs latency that varies. */
+/**
+ * What the watch leaves of the longest gap a bucket's refill allows, for latency that varies and
+ * timers that fire late: a fifth of it, or LATE_MS where that is less (long windows).
+ */
 const GAP_SHARE = 0.8;
+const LATE_MS = 500;
 /** How long before the Reset, on the server's latest clock, the last request must have been answered: it must be surely of the window. */
 const BEFORE_RESET_MS = 300;
 
@@ -66,7 +70,8 @@ export function refillWatchStep({ recovery, exchanges, clock, nowMs, budget, sen
   const last = now.ex;
   const rise = Number(now.limit - now.remaining) - 1;
   const roundTrip = receivedAt(last) - last.sentAt;
-  const gapMs = (GAP_SHARE * rise * windowMs) / Number(now.limit) - 2 * roundTrip;
+  const longestMs = (rise * windowMs) / Number(now.limit);
+  const gapMs = Math.max(GAP_SHARE * longestMs, longestMs - LATE_MS) - 2 * roundTrip;
   // The local moment by which a request is answered before the Reset on the server's clock, as a plan
   // reads the clock (narrowHigh): a request that lands past it only makes one pair fewer to judge.
   const endMs = window.resetMs - clock.narrowHigh - roundTrip - BEFORE_RESET_MS;
