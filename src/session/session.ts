@@ -20,6 +20,7 @@ import { planPropertyRuns, PROPERTY_EXAMPLE_REQUESTS, type RunPlan } from './bud
 import { limitFromPlan } from './burst-plan.js';
 import { LimitProbe } from '../rate-limit/limit-probe.js';
 import { runSendPolicy } from '../rate-limit/send-policy.js';
+import { RefillDoubt } from '../rate-limit/refill-doubt.js';
 import { SendScheduler } from './rate-limit-sends.js';
 import { listenForStop } from './stop-channel.js';
 import type { WaitRecord } from '../report/timeline-record.js';
@@ -27,10 +28,14 @@ import type { WaitRecord } from '../report/timeline-record.js';
 /** Pets a run may add (fixed examples, random creations, the default page's 21): a store this much under 100 stays on one page. */
 const STORE_GROWTH = 50;
 
+/** Two waits for one reason ending this close together are one wait of sends held together. */
+const SAME_WAIT_MS = 100;
+
 export class Session {
   readonly config: RunConfig;
   readonly client: ConformanceClient;
   /** The run's own requests may use up the window before the burst: then the next one is RATE-005's request over the limit. */
+  readonly #refillDoubt = new RefillDoubt();
   readonly limitProbe = new LimitProbe((advertised) => this.isSelected('RATE-005') && limitFromPlan(this.config.plan, advertised) !== undefined);
   readonly ledger = new Ledger();
   readonly store: StoreModel;
@@ -57,7 +62,7 @@ export class Session {
       ...(config.waitMarginMs === undefined ? {} : { waitMarginMs: config.waitMarginMs }),
       ...(config.ca === undefined ? {} : { ca: config.ca }),
       ...reachOptions(config),
-      sendPolicy: runSendPolicy(this.limitProbe),
+      sendPolicy: runSendPolicy(this.limitProbe, this.#refillDoubt),
       // Live count for the main side, taken as each request leaves: a cancelled test's requests
       // reach no test's meta, and one in flight at the abort may never be answered.
       onSend: (requests) => console.info(encodeProgress({ kind: 'requests', requests })),
@@ -75,6 +80,7 @@ export class Session {
     // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
     if (config.exchangeLog === true) this.#checks.observe((ex) => console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) })));
     this.#checks.observe((ex) => this.store.observe(ex));
+    this.#checks.observe((ex) => this.#refillDoubt.observe(ex, this.client.exchanges));
     registerRunChecks(this.#checks, config, this.store.probes);
     this.scheduler = new SendScheduler(this);
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
@@ -82,7 +88,10 @@ export class Session {
 
   /** A wait the run is about to make: kept for the timeline, and announced to the terminal unless `quiet`. */
   noteWait(ms: number, reason: string, quiet = false): void {
-    this.waits.push({ at: Date.now(), ms, reason });
+    const at = Date.now();
+    // Sends held together for one reason wait for one moment: the timeline shows that wait once.
+    if (this.waits.some((w) => w.reason === reason && Math.abs(w.at + w.ms - (at + ms)) < SAME_WAIT_MS)) return;
+    this.waits.push({ at, ms, reason });
     if (!quiet) console.info(encodeProgress({ kind: 'wait', ms, reason, requests: this.client.stats.requests }));
   }
 
