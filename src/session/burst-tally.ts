@@ -171,12 +171,14 @@ export class BurstTally {
 
   /** Beyond doubt in one window: 2 × limit + 1 under the plan, or more than the headers' own allowance without one. */
   #overInWindow(reset: number, w: Window): string | undefined {
+    // The group's requests served beside its 429 are no proof of excess here either (servedBeside).
+    const served = w.served - servedBeside(w).length;
     if (this.#tested.fromPlan) {
-      if (w.served < 2 * this.#tested.limit + 1) return undefined;
+      if (served < 2 * this.#tested.limit + 1) return undefined;
       return `${this.#describe(reset, w)} / Expected 429 once ${this.#tested.limit} requests (${this.#tested.source}) were used up`;
     }
     const allowance = allowanceOf(w);
-    if (allowance === undefined || w.served <= allowance) return undefined;
+    if (allowance === undefined || served <= allowance) return undefined;
     return `${this.#describe(reset, w)}, after X-RateLimit-Remaining announced ${allowance} / Expected 429 once the window was used up`;
   }
 
@@ -216,7 +218,9 @@ export class BurstTally {
 
   #describe(reset: number, w: Window): string {
     const refused = w.refused ? ' before its 429' : ', none refused';
-    return `${w.served} requests served in ${seconds(w.lastReceived - w.firstSent)} within one window (X-RateLimit-Reset ${reset} on each)${refused}`;
+    const beside = servedBeside(w).length;
+    const counted = beside === 0 ? '' : ` (and ${beside} sent over the limit together with a request it refused 429, not counted)`;
+    return `${w.served - beside} requests served in ${seconds(w.lastReceived - w.firstSent)} within one window (X-RateLimit-Reset ${reset} on each)${refused}${counted}`;
   }
 }
 
