@@ -2,6 +2,7 @@
  * The pure parts of replay: rebuilding a request from report evidence (the key only where it
  * stood), judging one re-sent exchange, choosing what to re-send and re-run, and the verdict.
  */
+import { STANDING_STILL_SEQUENCE } from '../src/checks/deferred-counting.js';
 import { describe, expect, it } from 'vitest';
 import { authHeaderFrom, authTemplateOf } from '../src/http/prepare.js';
 import { describeNearMiss, nearMissOf } from '../src/http/near-miss.js';
@@ -290,6 +291,19 @@ describe('replayVerdict', () => {
     expect(replayVerdict(collision, undefined, pet('fail')).verdict).toBe('still failing');
   });
 
+  it('never says fixed of a Remaining that stood still until a window was used up on a re-run that passed: the re-run alone need not use one up', () => {
+    const stood = requirement({
+      id: 'RATE-002',
+      section: '8',
+      status: 'fail',
+      evidence: [{ kind: 'violation', message: 'X-RateLimit-Remaining did not fall with 9 of the run\'s requests …', shownOnlyBy: STANDING_STILL_SEQUENCE }],
+    });
+    const rate = (status: string): RequirementResult => requirement({ id: 'RATE-002', section: '8', status: status as RequirementResult['status'] });
+    expect(replayVerdict(stood, undefined, rate('pass'))).toMatchObject({ verdict: 'could not tell', details: ['re-run: pass', expect.stringContaining('need not use up a window')] });
+    expect(replayVerdict(stood, [conforms], rate('pass')).verdict).toBe('could not tell');
+    expect(replayVerdict(stood, undefined, rate('fail')).verdict).toBe('still failing');
+  });
+
   it('says still failing when either the re-sent exchanges or the re-run show the violation', () => {
     expect(replayVerdict(before, [violates], rerun('pass'))).toMatchObject({ verdict: 'still failing', details: ['POST /pets: no headers'] });
     expect(replayVerdict(before, [conforms], rerun('fail')).verdict).toBe('still failing');
@@ -328,7 +342,7 @@ describe('a rise of Remaining replayed as a sequence (rise-sequence.ts)', () => 
   });
 
   it('takes for a rise only what the rise sequence shows: a Remaining that stood still, paired too, is left to the re-run', () => {
-    const stood = { kind: 'violation' as const, message: 'X-RateLimit-Remaining did not fall with 9 of the run\'s requests …', exchange: later, pairedWith: 15, shownOnlyBy: 'X-RateLimit-Remaining standing still while requests were served, then the window used up early' };
+    const stood = { kind: 'violation' as const, message: 'X-RateLimit-Remaining did not fall with 9 of the run\'s requests …', exchange: later, pairedWith: 15, shownOnlyBy: STANDING_STILL_SEQUENCE };
     expect(isRise('RATE-002', stood)).toBe(false);
     const [rise] = riseEvidence(true);
     expect(rise !== undefined && isRise('RATE-002', rise)).toBe(true);

@@ -87,6 +87,12 @@ export function findDeferredCounting(exchanges: readonly Exchange[], clock: Serv
   return [];
 }
 
+/**
+ * What shows a Remaining that stood still (Finding.shownOnlyBy): a window used up, which the
+ * requirement's own tests need not reach on their own, so replay never calls its re-run's pass fixed.
+ */
+export const STANDING_STILL_SEQUENCE = 'X-RateLimit-Remaining standing still while requests were served, then the window used up early';
+
 /** The finding when the window was then used up sooner than `still` announced by more than the allowance. */
 function usedUpSooner(exchanges: readonly Exchange[], resetMs: number, still: StandStill, clock: ServerClock | undefined): Finding | undefined {
   const allowance = sharedKeyAllowance(readExchange(still.to).limit);
@@ -104,7 +110,7 @@ function usedUpSooner(exchanges: readonly Exchange[], resetMs: number, still: St
         `then the window was used up ${sooner} requests sooner than that announced (exchange ${after.at.seq}, after at most ${ownAfter} more of the run's requests) / Expected Remaining to fall as each request is served`,
       after.at.seq,
     ),
-    'X-RateLimit-Remaining standing still while requests were served, then the window used up early',
+    STANDING_STILL_SEQUENCE,
   );
   // Where the window ended, what stood announced still left at least this many.
   return { ...found, pairedWith: still.to.seq, expected: { kind: 'remaining-at-least', value: Number(stood) - ownAfter } };

@@ -7,12 +7,15 @@
  * violation again. could not tell: anything else, with why. A violation only a sequence of
  * responses shows is never judged by its exchanges re-sent alone (resend.ts): a rise of Remaining
  * by the sequence that can show it again (rise-sequence.ts), which must say no rise, in a window
- * that could have shown one, for fixed; the others by the re-run of the tests that made it.
+ * that could have shown one, for fixed; the others by the re-run of the tests that made it, except
+ * a Remaining that stood still until a window was used up, which the re-run alone need not reach:
+ * could not tell.
  */
 import { REPLAY_WORDS, REPLAYED_STATUSES, replayVerdictOf, type ReplayedStatus } from '../report/replay-banner.js';
 import type { Level, RequirementResult } from '../report/types.js';
 import type { Judgement } from './judge.js';
 import { isRise } from './rise-sequence.js';
+import { STANDING_STILL_SEQUENCE } from '../checks/deferred-counting.js';
 
 export type ReplayVerdict = (typeof REPLAY_WORDS)[ReplayedStatus];
 
@@ -55,12 +58,22 @@ export function replayVerdict(
   if (violating.length > 0 || after?.status === 'fail') {
     return { ...base, verdict: 'still failing', details: [...violating.map((j) => j.message), ...(after?.status === 'fail' ? rerunDetails(after) : [])] };
   }
+  const unreached = windowsNotUsedUp(before);
+  if (after?.status === 'pass' && unknown.length === 0 && unreached.length > 0) {
+    return { ...base, verdict: 'could not tell', details: [...sent.map((j) => j.message), 're-run: pass', ...unreached] };
+  }
   if (after?.status === 'pass' && unknown.length === 0) {
     const rerun = before.sequence === undefined ? 're-run: pass' : `re-run: pass; the failing sequence (${before.sequence.steps.length} steps), sent again, met every expectation of the model`;
     const how = judgements === undefined ? [before.sequence === undefined ? 're-run: pass (no single exchange of this requirement can be re-sent and judged alone)' : rerun] : [...sent.map((j) => j.message), rerun];
     return { ...base, verdict: 'fixed', details: [...how, ...sequencesRerun(before), ...capped] };
   }
   return { ...base, verdict: 'could not tell', details: [...unknown.map((j) => j.message), ...(after?.status === 'pass' ? [] : rerunDetails(after))] };
+}
+
+/** The violations only a used-up window shows: the re-run of the requirement's tests alone need not use one up. */
+function windowsNotUsedUp(before: RequirementResult): string[] {
+  const shown = before.evidence.some((e) => e.kind === 'violation' && e.shownOnlyBy === STANDING_STILL_SEQUENCE);
+  return shown ? [`only ${STANDING_STILL_SEQUENCE} showed the failure, and the re-run of its tests alone need not use up a window: its pass does not show it fixed (run the whole suite again)`] : [];
 }
 
 /**
