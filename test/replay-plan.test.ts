@@ -291,7 +291,7 @@ describe('replayVerdict', () => {
     expect(replayVerdict(collision, undefined, pet('fail')).verdict).toBe('still failing');
   });
 
-  it('never says fixed of a Remaining that stood still until a window was used up on a re-run that passed: the re-run alone need not use one up', () => {
+  it('never says fixed of a Remaining that stood still until a window was used up on a re-run that passed without using one up', () => {
     const stood = requirement({
       id: 'RATE-002',
       section: '8',
@@ -299,7 +299,9 @@ describe('replayVerdict', () => {
       evidence: [{ kind: 'violation', message: 'X-RateLimit-Remaining did not fall with 9 of the run\'s requests …', shownOnlyBy: STANDING_STILL_SEQUENCE }],
     });
     const rate = (status: string): RequirementResult => requirement({ id: 'RATE-002', section: '8', status: status as RequirementResult['status'] });
-    expect(replayVerdict(stood, undefined, rate('pass'))).toMatchObject({ verdict: 'could not tell', details: ['re-run: pass', expect.stringContaining('need not use up a window')] });
+    expect(replayVerdict(stood, undefined, rate('pass'))).toMatchObject({ verdict: 'could not tell', details: ['re-run: pass', expect.stringContaining('used up no window (no 429)')] });
+    // A re-run that met a 429 could have shown it: its pass is a fix.
+    expect(replayVerdict(stood, undefined, rate('pass'), 0, true).verdict).toBe('fixed');
     expect(replayVerdict(stood, [conforms], rate('pass')).verdict).toBe('could not tell');
     expect(replayVerdict(stood, undefined, rate('fail')).verdict).toBe('still failing');
   });

@@ -148,8 +148,9 @@ export async function replay(command: ReplayOptions): Promise<number> {
   } finally {
     await target.close();
   }
+  const usedUpWindow = report.timeline?.responses.some((r) => r.auth === 'key' && r.status === 429) ?? false;
   const results = failing.map((before) =>
-    replayVerdict(before, resent.judgements.get(before.id), report.requirements.find((r) => r.id === before.id), resent.leftOut.get(before.id)),
+    replayVerdict(before, resent.judgements.get(before.id), report.requirements.find((r) => r.id === before.id), resent.leftOut.get(before.id), usedUpWindow),
   );
   report = asReplayReport(
     report,

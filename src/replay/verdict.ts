@@ -9,7 +9,7 @@
  * by the sequence that can show it again (rise-sequence.ts), which must say no rise, in a window
  * that could have shown one, for fixed; the others by the re-run of the tests that made it, except
  * a Remaining that stood still until a window was used up, which the re-run alone need not reach:
- * could not tell.
+ * could not tell, unless the re-run met a 429 itself.
  */
 import { REPLAY_WORDS, REPLAYED_STATUSES, replayVerdictOf, type ReplayedStatus } from '../report/replay-banner.js';
 import type { Level, RequirementResult } from '../report/types.js';
@@ -49,6 +49,8 @@ export function replayVerdict(
   judgements: readonly Judgement[] | undefined,
   after: RequirementResult | undefined,
   leftOut = 0,
+  /** Whether the re-run used up a window (a 429 to the key): then it could have shown a Remaining that stood still. */
+  rerunUsedUpWindow = false,
 ): RequirementReplay {
   const sent = judgements ?? [];
   const violating = sent.filter((j) => j.outcome === 'violates');
@@ -58,7 +60,7 @@ export function replayVerdict(
   if (violating.length > 0 || after?.status === 'fail') {
     return { ...base, verdict: 'still failing', details: [...violating.map((j) => j.message), ...(after?.status === 'fail' ? rerunDetails(after) : [])] };
   }
-  const unreached = windowsNotUsedUp(before);
+  const unreached = rerunUsedUpWindow ? [] : windowsNotUsedUp(before);
   if (after?.status === 'pass' && unknown.length === 0 && unreached.length > 0) {
     return { ...base, verdict: 'could not tell', details: [...sent.map((j) => j.message), 're-run: pass', ...unreached] };
   }
@@ -70,10 +72,10 @@ export function replayVerdict(
   return { ...base, verdict: 'could not tell', details: [...unknown.map((j) => j.message), ...(after?.status === 'pass' ? [] : rerunDetails(after))] };
 }
 
-/** The violations only a used-up window shows: the re-run of the requirement's tests alone need not use one up. */
+/** The violations only a used-up window shows, for a re-run that used none up: the requirement's tests alone need not. */
 function windowsNotUsedUp(before: RequirementResult): string[] {
   const shown = before.evidence.some((e) => e.kind === 'violation' && e.shownOnlyBy === STANDING_STILL_SEQUENCE);
-  return shown ? [`only ${STANDING_STILL_SEQUENCE} showed the failure, and the re-run of its tests alone need not use up a window: its pass does not show it fixed (run the whole suite again)`] : [];
+  return shown ? [`only ${STANDING_STILL_SEQUENCE} showed the failure, and the re-run of its tests used up no window (no 429): its pass does not show it fixed (run the whole suite again)`] : [];
 }
 
 /**
