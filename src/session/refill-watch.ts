@@ -11,8 +11,9 @@
  * more than a token bucket of the shortest window the run allows gives in that time, while a
  * sliding log still counts the run's requests. So the requests go at most that far apart: the
  * time a bucket takes to give back what the window has spent (Limit - Remaining - 1, the rise a
- * refill then shows) with a fifth to spare (half a second, on long windows), less the round trips. Pure: the caller sends each
- * request at the moment returned and asks again with what it got.
+ * refill then shows) with a fifth to spare (half a second, on long windows), less the round
+ * trips. Pure: the caller sends each request at the moment returned and asks again with what it
+ * got.
  *
  * A fixed window of the announced length costs the requests and the wait; a window that is
  * nearly full (a rise would be too small to tell from a bucket's refill) or nearly over, or one
