@@ -15,6 +15,7 @@ import { planFill } from '../src/session/fill-plan.js';
 import { observedWindowMs } from '../src/session/burst.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { list } from './list-pets.js';
+import { spreadOverRefillWatch } from './rate-limit.js';
 
 /** Requests kept, beyond the window's Limit the burst may spend, for the recovery probe and the last listings. */
 const RESERVE_MARGIN = 10;
@@ -75,11 +76,11 @@ export const listLimitBounds = suite('4.1 listPets: limits out of range', () => 
     };
     /** Values whose page cannot show a maximum on a store of 100 pets or fewer. */
     const undecided: string[] = [];
-    for (const value of fixedInvalidLimits()) {
+    await spreadOverRefillWatch(t, fixedInvalidLimits(), async (value) => {
       const known = t.session.store.knownPets.size;
       const ex = await judge(value);
       if (value === above ? undecidedAbove(ex, max) : READ_ABOVE.has(value) && mayBeWholeStore(ex, max, known)) undecided.push(value);
-    }
+    });
     if (undecided.length === 0 || t.session.store.knownPets.size > max) return;
     // A page of 100 or fewer from a store of 100 or fewer cannot tell a maximum from none at all.
     const unproved = `${undecided.map((v) => `limit=${v}`).join(', ')} ${undecided.length === 1 ? 'was' : 'were'} answered with a page and the store holds ${max} pets or fewer, so the maximum of ${max} is unproved`;

@@ -20,7 +20,7 @@ import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst,
 import { idOf } from './support.js';
 import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
-import { refillWatchStep } from '../src/session/refill-watch.js';
+import { refillWatchSlot, refillWatchStep } from '../src/session/refill-watch.js';
 import { progressNote } from '../src/conformance/progress.js';
 
 /** Business's 100,000 requests a day at 1,000 a minute take 100 minutes; the test must outlast that. */
@@ -84,8 +84,40 @@ async function watchRefill(t: RequirementRun, recovery: Exchange): Promise<void>
     if (step.kind === 'too-costly') return t.observe(`the window the recovery opened was not watched for a refill before its Reset: that would take ${step.requests} requests`, recovery);
     if (step.kind === 'done') return;
     const waitMs = step.atMs - Date.now();
-    if (waitMs > 0) await session.idle(waitMs, 'the window is watched for a refill before its Reset', true);
+    if (waitMs > 0) await session.idle(waitMs, WATCH_WAIT, true);
     await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
+  }
+}
+
+/** The reason the timeline gives the watch's waits, its own requests' and the cases it spreads. */
+const WATCH_WAIT = 'the window is watched for a refill before its Reset';
+
+/**
+ * The recovery RATE-006 will watch the window of, once it has been made: the exact retry of the
+ * limit probe's 429 (src/session/recovery.ts). Undefined where there is none yet, or RATE-006 is
+ * not run.
+ */
+function watchedRecovery(session: SuiteSession): Exchange | undefined {
+  const throttledBy = session.limitProbe.exchange;
+  if (!session.isSelected('RATE-006') || throttledBy?.response?.status !== 429) return undefined;
+  const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+  return step.kind === 'judge' ? step.ex : undefined;
+}
+
+/**
+ * Runs `run` on each item in turn (independent cases of one keyed request each, the run's last
+ * before section 8): where RATE-006's refill watch will cover the window the recovery opened, its
+ * last items go at the watch's moments (refillWatchSlot), and the watch needs fewer requests of
+ * its own, none where they reach its end. The Free key's run spends its last cases so.
+ */
+export async function spreadOverRefillWatch<T>(t: RequirementRun, items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
+  const { session } = t;
+  const recovery = watchedRecovery(session);
+  for (const [index, item] of items.entries()) {
+    const at = recovery === undefined ? undefined : refillWatchSlot({ recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), budget: session.client.remainingBudget() }, items.length - index);
+    const waitMs = (at ?? 0) - Date.now();
+    if (waitMs > 0) await session.idle(waitMs, WATCH_WAIT, true);
+    await run(item);
   }
 }
 

@@ -5,7 +5,7 @@
  * of the counter's turn, and nothing to fail on the fixed window.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_WATCH_REQUESTS, refillWatchStep } from '../src/session/refill-watch.js';
+import { MAX_WATCH_REQUESTS, refillWatchSlot, refillWatchStep } from '../src/session/refill-watch.js';
 import { findUnexplainedRises } from '../src/checks/remaining-rise.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { NOW_MS, makeExchange } from './support/exchange-factory.js';
@@ -43,14 +43,21 @@ function server(counterMs: number) {
  * window before spent and refused, the recovery at the Reset, a dozen requests within a tenth of a
  * second; then the watch, sent where it asks.
  */
-function runWatched(counterMs: number): { exchanges: Exchange[]; watched: number } {
+function runWatched(counterMs: number, spread = false): { exchanges: Exchange[]; watched: number } {
   const { exchanges, send } = server(counterMs);
   for (let i = 0; i < LIMIT; i++) send(NOW_MS + 3_500 + i * 5);
   send(NOW_MS + 3_900, 429);
   const recovery = send(NOW_MS + WINDOW_MS + 5);
-  for (let i = 0; i < 12; i++) send(NOW_MS + WINDOW_MS + 20 + i * 8);
+  // The run's last cases: at once, or (spread) the last ones at the watch's moments.
+  let nowMs = NOW_MS + WINDOW_MS + 20;
+  for (let i = 0; i < 12; i++) {
+    const at = spread ? refillWatchSlot({ recovery, exchanges, clock, nowMs, budget: 100 }, 12 - i) : undefined;
+    nowMs = Math.max(nowMs, at ?? 0);
+    send(nowMs);
+    nowMs += 8;
+  }
   let watched = 0;
-  for (let step = refillWatchStep({ recovery, exchanges, clock, nowMs: NOW_MS + WINDOW_MS + 200, budget: 100, sent: 0 }); step.kind === 'send'; watched++) {
+  for (let step = refillWatchStep({ recovery, exchanges, clock, nowMs: nowMs + 100, budget: 100, sent: 0 }); step.kind === 'send'; watched++) {
     send(step.atMs);
     step = refillWatchStep({ recovery, exchanges, clock, nowMs: step.atMs + ROUND_TRIP_MS, budget: 100, sent: watched + 1 });
   }
@@ -75,6 +82,17 @@ describe('the refill watch over the window the recovery opened', () => {
     expect(watched).toBeLessThanOrEqual(MAX_WATCH_REQUESTS);
     expect(exchanges.at(-1)?.sentAt).toBeGreaterThan(NOW_MS + WINDOW_MS + 4_000);
     expect(findUnexplainedRises(exchanges, clock)).toEqual([]);
+  });
+
+  it('takes the run\'s last cases as its requests where they are spread over its moments, and still shows the counter', () => {
+    const alone = runWatched(WINDOW_MS);
+    const spread = runWatched(WINDOW_MS, true);
+    // The same window watched to its end, with some of the requests the watch would have sent its own now the run's cases.
+    expect(spread.watched).toBeLessThan(alone.watched);
+    expect(spread.exchanges.at(-1)?.sentAt).toBeGreaterThan(NOW_MS + WINDOW_MS + 4_000);
+    expect(findUnexplainedRises(spread.exchanges, clock)).toEqual([]);
+    const counter = runWatched(3_000, true);
+    expect(findUnexplainedRises(counter.exchanges, clock).map((f) => f.requirement)).toEqual(['RATE-002']);
   });
 
   it('stays away from a window too little spent for a refill to show, and from one that would cost too many requests', () => {

@@ -48,7 +48,8 @@ export interface RefillWatchInputs {
   sent: number;
 }
 
-export type RefillWatchStep = { kind: 'send'; atMs: number } | { kind: 'done'; why: string } | { kind: 'too-costly'; requests: number };
+/** `requests`: how many the watch needs from this one on, each as far apart as this one's gap. */
+export type RefillWatchStep = { kind: 'send'; atMs: number; requests: number } | { kind: 'done'; why: string } | { kind: 'too-costly'; requests: number };
 
 /** The run's latest keyed response with the three headers. */
 const latestReading = (exchanges: readonly Exchange[], clock: ServerClock): Reading | undefined => {
@@ -60,16 +61,16 @@ const latestReading = (exchanges: readonly Exchange[], clock: ServerClock): Read
   return undefined;
 };
 
-/** The next request of the watch, or why there is none. */
-export function refillWatchStep({ recovery, exchanges, clock, nowMs, budget, sent }: RefillWatchInputs): RefillWatchStep {
+/** The watch's next moment and how many requests it needs from it on, were `ahead` more keyed requests spent in the window first; or why there is none. */
+function watchPlan({ recovery, exchanges, clock, nowMs }: RefillWatchInputs, ahead: number): { atMs: number; requests: number } | { why: string } {
   const windowMs = shortestWindowMs(exchanges, clock);
   const window = readingOf(recovery, clock);
   const now = clock === undefined ? undefined : latestReading(exchanges, clock);
-  if (clock === undefined || windowMs === undefined || window === undefined || now === undefined) return { kind: 'done', why: 'no window to watch' };
-  if (now.ex.response?.status === 429) return { kind: 'done', why: 'refused' };
-  if (now.resetMs !== window.resetMs) return { kind: 'done', why: 'the window ended' };
+  if (clock === undefined || windowMs === undefined || window === undefined || now === undefined) return { why: 'no window to watch' };
+  if (now.ex.response?.status === 429) return { why: 'refused' };
+  if (now.resetMs !== window.resetMs) return { why: 'the window ended' };
   const last = now.ex;
-  const rise = Number(now.limit - now.remaining) - 1;
+  const rise = Number(now.limit - now.remaining) - 1 + ahead;
   const roundTrip = receivedAt(last) - last.sentAt;
   const longestMs = (rise * windowMs) / Number(now.limit);
   const gapMs = Math.max(GAP_SHARE * longestMs, longestMs - LATE_MS) - 2 * roundTrip;
@@ -77,9 +78,31 @@ export function refillWatchStep({ recovery, exchanges, clock, nowMs, budget, sen
   // reads the clock (narrowHigh): a request that lands past it only makes one pair fewer to judge.
   const endMs = window.resetMs - clock.narrowHigh - roundTrip - BEFORE_RESET_MS;
   const atMs = Math.max(nowMs, last.sentAt + gapMs);
-  if (gapMs <= 0) return { kind: 'done', why: 'too little of the window is spent for a refill to show' };
-  if (atMs > endMs) return { kind: 'done', why: 'the window is over' };
-  const needed = Math.ceil((endMs - atMs) / gapMs) + 1;
-  if (sent === 0 && (needed > MAX_WATCH_REQUESTS || needed > budget)) return { kind: 'too-costly', requests: needed };
-  return budget > 0 ? { kind: 'send', atMs } : { kind: 'done', why: 'the budget is spent' };
+  if (gapMs <= 0) return { why: 'too little of the window is spent for a refill to show' };
+  if (atMs > endMs) return { why: 'the window is over' };
+  return { atMs, requests: Math.ceil((endMs - atMs) / gapMs) + 1 };
+}
+
+/** The next request of the watch, or why there is none. */
+export function refillWatchStep(inputs: RefillWatchInputs): RefillWatchStep {
+  const plan = watchPlan(inputs, 0);
+  if ('why' in plan) return { kind: 'done', why: plan.why };
+  const { budget, sent } = inputs;
+  if (sent === 0 && (plan.requests > MAX_WATCH_REQUESTS || plan.requests > budget)) return { kind: 'too-costly', requests: plan.requests };
+  return budget > 0 ? { kind: 'send', ...plan } : { kind: 'done', why: 'the budget is spent' };
+}
+
+/**
+ * When the next of `left` independent keyed cases goes, where the watch is under way: at once
+ * while more are left than the watch would need once the others had gone too (the more the window
+ * has spent, the further apart its requests may be), then each at the watch's moment, so that the
+ * run's last cases are the watch's requests and it sends fewer of its own, none where they reach
+ * its end. Undefined: at once (no window is watched, or this case is not needed as one of them).
+ */
+export function refillWatchSlot(inputs: Omit<RefillWatchInputs, 'sent'>, left: number): number | undefined {
+  const full = { ...inputs, sent: 0 };
+  const after = watchPlan(full, left - 1);
+  if ('why' in after || after.requests < left) return undefined;
+  const step = refillWatchStep(full);
+  return step.kind === 'send' ? step.atMs : undefined;
 }
