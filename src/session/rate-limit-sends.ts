@@ -194,6 +194,10 @@ export class SendScheduler {
     const { limit, remaining, reset } = client.rateLimit;
     // A window too small for a group at all is not waited for: the next one would be no better.
     if (size < MIN_GROUP || client.mayOverlap(MIN_GROUP - 1) || client.stats.throttled > 0 || remaining === undefined || (limit ?? 0) <= MIN_GROUP) return;
+    // Room for them all and one to spare as last read, its Reset passed: the next window can only
+    // have more, and the group's first request reads it. Waiting for it to have surely turned (by
+    // the server's earliest clock, up to a second behind) would leave the reading as stale.
+    if (remaining > MIN_GROUP) return;
     const now = earliestServerNow(this.serverClock, Date.now()) ?? Date.now();
     const ms = windowLeftMs(reset, now);
     if (ms !== undefined) await client.pause(ms + GROUP_WAIT_MARGIN_MS, `${size} cases that go out together wait for the next rate-limit window (X-RateLimit-Remaining ${remaining})`);
