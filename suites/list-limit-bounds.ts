@@ -2,6 +2,9 @@
  * LIST-004, out-of-range and malformed limits. It runs after the refused-write checks on purpose:
  * proving the maximum of 100 may need pets created until the store holds more than 100, and
  * CREATE-004 and AUTH-004 need the store to still fit one limit=100 page when they read it.
+ * Its limits are the run's last independent keyed cases before section 8, so where RATE-006's
+ * refill watch will cover the window a recovery opened, the last of them are its requests
+ * (spreadOverRefillWatch).
  */
 import { suite } from '../src/conformance/suite.js';
 import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
