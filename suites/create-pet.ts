@@ -57,6 +57,11 @@ interface CreateContext {
    * of an unknown category.
    */
   unshownCreated?: { categoryId: bigint; exchange: Exchange };
+  /**
+   * The refusals read as an unknown category while no such creation had been seen: judged again
+   * once every example is answered, so the verdict does not depend on which came first.
+   */
+  readAsUnknown: Array<{ input: NewPetInput; exchange: Exchange }>;
   /** The pet each fixed example created, for an example that takes its name (NewPetInput.nameOf). */
   byExample: Map<NewPetInput, Created>;
 }
@@ -116,7 +121,11 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   const status = ex.response?.status;
   const reading = refusalReading(given, ctx);
   const noted: Finding[] = note === undefined ? [] : [{ ...note, exchange: ex.seq }];
-  if (status === 400 && reading !== undefined) return [...noted, observation('CREATE-001', reading, ex.seq)];
+  if (status === 400 && reading !== undefined) {
+    const onlyUnknown = !ctx.shown.has(given.categoryId) && !ctx.nameEdges.has(given) && given.nameInOtherCase === undefined;
+    if (onlyUnknown) ctx.readAsUnknown.push({ input: given, exchange: ex });
+    return [...noted, observation('CREATE-001', reading, ex.seq)];
+  }
   if (status !== 201) {
     if (held !== undefined) return [refusedHeldName(status ?? ex.error?.code, held, ex)];
     return [...noted, violation('CREATE-001', `Received ${status ?? ex.error?.code} for a valid NewPet / Expected 201${reading === undefined ? '' : ' (or 400)'}`, ex.seq, unknownCategoryAccepted(input, ctx))];
@@ -269,6 +278,7 @@ export const createPet = suite('4.2 createPet', () => {
       nameEdges: new Set(examples.filter((e) => e.nameEdge).map((e) => e.input)),
       created: 0,
       byExample: new Map(),
+      readAsUnknown: [],
     };
     const runs = Math.max(plan.validCreate, shortOfDefaultPage - examples.length);
     try {
@@ -283,6 +293,11 @@ export const createPet = suite('4.2 createPet', () => {
       });
     } finally {
       t.session.store.storeWritten();
+    }
+    // A creation of an unshown category answered after a refusal of another shows the same as one before it.
+    for (const { input, exchange } of ctx.readAsUnknown) {
+      const accepted = unknownCategoryAccepted(input, ctx);
+      if (accepted !== undefined) t.record([violation('CREATE-001', 'Received 400 for a valid NewPet, first read as an unknown category / Expected 201', exchange.seq, accepted)]);
     }
     if (ctx.created === 0) t.inconclusive('no createPet succeeded: every valid NewPet sent was refused with 400 (see the observations), so no echo could be judged');
   });
