@@ -59,6 +59,15 @@ function judgeRecovery(t: RequirementRun, throttledBy: Exchange, ex: Exchange): 
   else if (status < 200 || status >= 300) t.fail(`After waiting Retry-After (${value}): received ${status} / expected the request to be served`, ex);
 }
 
+/** The reason the timeline gives the watch's waits, before its own requests and before the cases it spreads. */
+const WATCH_WAIT = 'the window is watched for a refill before its Reset';
+
+/** Waits, quietly, until the local moment `atMs` (at once where it has passed). */
+async function idleUntil(session: SuiteSession, atMs: number, reason: string): Promise<void> {
+  const waitMs = atMs - Date.now();
+  if (waitMs > 0) await session.idle(waitMs, reason, true);
+}
+
 /**
  * One keyed request far enough past the refill for a stale Reset to lie beyond RATE-003's
  * tolerance, where the recovery's Reset calls for it (staleResetProbeAt); it is judged as it
@@ -68,8 +77,7 @@ async function showStaleReset(t: RequirementRun, throttledBy: Exchange, recovery
   const { session } = t;
   const at = staleResetProbeAt({ throttledBy, recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
   if (at === undefined) return;
-  const waitMs = at - Date.now();
-  if (waitMs > 0) await session.idle(waitMs, 'a Reset named at the refill must have moved on by now', true);
+  await idleUntil(session, at, 'a Reset named at the refill must have moved on by now');
   await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
 }
 
@@ -83,14 +91,10 @@ async function watchRefill(t: RequirementRun, recovery: Exchange): Promise<void>
     const step = refillWatchStep({ recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), budget: session.client.remainingBudget(), sent });
     if (step.kind === 'too-costly') return t.observe(`the window the recovery opened was not watched for a refill before its Reset: that would take ${step.requests} requests`, recovery);
     if (step.kind === 'done') return;
-    const waitMs = step.atMs - Date.now();
-    if (waitMs > 0) await session.idle(waitMs, WATCH_WAIT, true);
+    await idleUntil(session, step.atMs, WATCH_WAIT);
     await t.send({ method: 'GET', path: '/pets', query: [['limit', '1']], pace: false, retryOn429: false });
   }
 }
-
-/** The reason the timeline gives the watch's waits, its own requests' and the cases it spreads. */
-const WATCH_WAIT = 'the window is watched for a refill before its Reset';
 
 /**
  * The recovery RATE-006 will watch the window of, once it has been made: the exact retry of the
@@ -115,8 +119,7 @@ export async function spreadOverRefillWatch<T>(t: RequirementRun, items: readonl
   const recovery = watchedRecovery(session);
   for (const [index, item] of items.entries()) {
     const at = recovery === undefined ? undefined : refillWatchSlot({ recovery, exchanges: session.client.exchanges, clock: session.serverClock, nowMs: Date.now(), budget: session.client.remainingBudget() }, items.length - index);
-    const waitMs = (at ?? 0) - Date.now();
-    if (waitMs > 0) await session.idle(waitMs, WATCH_WAIT, true);
+    if (at !== undefined) await idleUntil(session, at, WATCH_WAIT);
     await run(item);
   }
 }
