@@ -20,6 +20,8 @@ interface Told {
   status?: number;
   target?: string;
   method?: string;
+  /** How long the answer took (default 2 ms). */
+  elapsedMs?: number;
 }
 
 function run(told: readonly Told[], limit = 60): Exchange[] {
@@ -27,7 +29,7 @@ function run(told: readonly Told[], limit = 60): Exchange[] {
     makeExchange({
       seq: i + 1,
       sentAt: NOW_MS + t.atMs,
-      elapsedMs: 2,
+      elapsedMs: t.elapsedMs ?? 2,
       status: t.status ?? 200,
       method: t.method ?? 'GET',
       target: t.target ?? '/pets',
@@ -122,6 +124,29 @@ describe('RATE-002: a rise of Remaining no refill explains', () => {
       { atMs: 0, remaining: 59, resetMs: NOW_MS + 4_000 },
       { atMs: 1_000, remaining: 30, resetMs: NOW_MS + 4_000 },
       { atMs: 1_500, remaining: 59, resetMs: NOW_MS + 4_000 },
+    ]);
+    expect(violations(judge(early), 'RATE-002')).toHaveLength(1);
+  });
+
+  it('reads a Reset the server repeated long past its moment as marking no window: a rise whose response may have come after it is RATE-003\'s', () => {
+    const resetMs = NOW_MS + 2_000;
+    // The rise's response was 800 ms in flight across the Reset (a busy machine): on the clock it may
+    // have been handled before the Reset, or after the counter turned.
+    const around = [
+      { atMs: 0, remaining: 59, resetMs: NOW_MS + 4_000 },
+      { atMs: 1_900, remaining: 30, resetMs },
+      { atMs: 1_950, remaining: 59, resetMs, elapsedMs: 800 },
+    ];
+    expect(violations(judge(run(around)), 'RATE-002')).toHaveLength(1);
+    // The same Reset named again 3 s after its moment: the server repeats a Reset that has passed.
+    expect(judge(run([...around, { atMs: 5_000, remaining: 58, resetMs }]))).toEqual([]);
+    // A rise surely more than the whole-second tolerance before such a Reset is still one window's.
+    const later = NOW_MS + 5_000;
+    const early = run([
+      { atMs: 0, remaining: 59, resetMs: later },
+      { atMs: 1_000, remaining: 30, resetMs: later },
+      { atMs: 1_500, remaining: 59, resetMs: later },
+      { atMs: 8_000, remaining: 58, resetMs: later },
     ]);
     expect(violations(judge(early), 'RATE-002')).toHaveLength(1);
   });

@@ -13,6 +13,7 @@ import { plausibleResetMs } from '../rate-limit/headers.js';
 import { readExchange } from '../rate-limit/reading.js';
 import { CountedRequests, possiblyCountedBetween } from '../rate-limit/counting.js';
 import { gapsByWindow, inWindowOf, servedByWindow, sharedKeyAllowance, type Gap } from './key-windows.js';
+import { resetsRepeatedPast } from '../rate-limit/window.js';
 import { receivedAt } from './response-date.js';
 import { serverClockOf, type ServerClock } from './server-clock.js';
 import { iso } from './text.js';
@@ -121,8 +122,9 @@ function windowEnd(exchanges: readonly Exchange[], from: Exchange, clock: Server
   const resetMs = plausibleResetMs(from, clock);
   if (resetMs === undefined) return undefined;
   let end: { at: Exchange; remaining: bigint } | undefined;
+  const repeatedPast = resetsRepeatedPast(exchanges, clock);
   for (const e of exchanges) {
-    if (e.seq <= from.seq || !readExchange(e).keyed || e.response === undefined || !inWindowOf({ ex: from, resetMs }, e, clock)) continue;
+    if (e.seq <= from.seq || !readExchange(e).keyed || e.response === undefined || !inWindowOf({ ex: from, resetMs }, e, clock, repeatedPast)) continue;
     if (e.response.status === 429) return { at: e, remaining: 0n };
     const remaining = remainingOf(e);
     if (remaining !== undefined && (end === undefined || remaining < end.remaining)) end = { at: e, remaining };

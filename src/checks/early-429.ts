@@ -20,7 +20,7 @@ import { othersMaySpend, sharedKeyAllowance } from './key-windows.js';
 import { plausibleResetMs } from '../rate-limit/headers.js';
 import { readExchange } from '../rate-limit/reading.js';
 import { possiblyCountedBetween } from '../rate-limit/counting.js';
-import { sameWindow } from '../rate-limit/window.js';
+import { resetsRepeatedPast, sameWindow } from '../rate-limit/window.js';
 import { receivedAt, retryAfterPassesAt } from './response-date.js';
 import { serverMoment, type ServerClock } from './server-clock.js';
 import { WHOLE_SECONDS_MS } from '../rate-limit/tolerances.js';
@@ -29,13 +29,13 @@ const REQ = 'RATE-002';
 
 /**
  * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
- * the keyed 429 `throttled` fell in (sameWindow).
+ * the keyed 429 `throttled` fell in (sameWindow, with the Resets the run saw repeated past their moment).
  */
-function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | undefined): boolean {
+function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | undefined, repeatedPast?: ReadonlySet<number>): boolean {
   if (throttled.response?.status !== 429 || !readExchange(throttled).keyed || !readExchange(prev).keyed) return false;
   const resetMs = plausibleResetMs(prev, clock);
   if (readExchange(prev).remaining === undefined || resetMs === undefined) return false;
-  return sameWindow({ ex: prev, resetMs }, { ex: throttled, resetMs: plausibleResetMs(throttled, clock) }, clock);
+  return sameWindow({ ex: prev, resetMs }, { ex: throttled, resetMs: plausibleResetMs(throttled, clock) }, clock, repeatedPast);
 }
 
 /**
@@ -104,11 +104,12 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
   const dedicated = mode === 'dedicated';
   const seenOthers = dedicated ? 0n : othersSpentInAWindow(exchanges, clock);
   const findings: Finding[] = [];
+  const repeatedPast = resetsRepeatedPast(exchanges, clock);
   for (const throttled of keyed) {
     if (throttled.response?.status !== 429) continue;
     let chosen: { findings: Finding[]; rank: bigint } | undefined;
     for (const prev of keyed) {
-      if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock)) continue;
+      if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock, repeatedPast)) continue;
       const allowance = othersMaySpend(dedicated, readExchange(prev).limit, seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
       const broken = checkEarly429(prev, throttled, 0, allowance, clock).length > 0;

@@ -8,7 +8,7 @@ import type { Exchange } from '../http/exchange.js';
 import { plausibleResetMs } from '../rate-limit/headers.js';
 import { readExchange } from '../rate-limit/reading.js';
 import { limiterCounted, possiblyCountedBetween } from '../rate-limit/counting.js';
-import { sameWindow, type Announced } from '../rate-limit/window.js';
+import { resetsRepeatedPast, sameWindow, type Announced } from '../rate-limit/window.js';
 import { receivedAt } from './response-date.js';
 import type { ServerClock } from './server-clock.js';
 
@@ -45,9 +45,9 @@ export function announcedBy(ex: Exchange, clock: ServerClock | undefined): (Anno
   return resetMs === undefined || remaining === undefined ? undefined : { ex, resetMs, remaining };
 }
 
-/** Whether `later` was surely handled in the window `earlier` announced (sameWindow). */
-export const inWindowOf = (earlier: Announced, later: Exchange, clock: ServerClock | undefined): boolean =>
-  sameWindow(earlier, { ex: later, resetMs: plausibleResetMs(later, clock) }, clock);
+/** Whether `later` was surely handled in the window `earlier` announced (sameWindow; `repeatedPast` as resetsRepeatedPast gives it). */
+export const inWindowOf = (earlier: Announced, later: Exchange, clock: ServerClock | undefined, repeatedPast?: ReadonlySet<number>): boolean =>
+  sameWindow(earlier, { ex: later, resetMs: plausibleResetMs(later, clock) }, clock, repeatedPast);
 
 /**
  * The run's keyed requests the limiter counted (limiterCounted). A response without Remaining (its
@@ -65,6 +65,7 @@ const servedKeyed = (exchanges: readonly Exchange[]): Exchange[] => exchanges.fi
  */
 export function gapsByWindow(exchanges: readonly Exchange[], clock: ServerClock | undefined): Map<number, Gap[]> {
   const windows = new Map<number, Gap[]>();
+  const repeatedPast = resetsRepeatedPast(exchanges, clock);
   let previous: Exchange | undefined;
   for (const ex of servedKeyed(exchanges)) {
     const from = previous;
@@ -72,7 +73,7 @@ export function gapsByWindow(exchanges: readonly Exchange[], clock: ServerClock 
     previous = ex;
     const before = from === undefined ? undefined : announcedBy(from, clock);
     const after = readExchange(ex).remaining;
-    if (before === undefined || after === undefined || !inWindowOf(before, ex, clock)) continue;
+    if (before === undefined || after === undefined || !inWindowOf(before, ex, clock, repeatedPast)) continue;
     const own = possiblyCountedBetween(exchanges, before.ex, ex);
     const fell = before.remaining - after;
     const gap = { from: before.ex, to: ex, fell, own, others: fell - BigInt(own) };
@@ -89,12 +90,13 @@ export function gapsByWindow(exchanges: readonly Exchange[], clock: ServerClock 
  */
 export function servedByWindow(exchanges: readonly Exchange[], clock: ServerClock | undefined): Map<number, Exchange[]> {
   const windows = new Map<number, { first: Announced; members: Exchange[] }>();
+  const repeatedPast = resetsRepeatedPast(exchanges, clock);
   for (const e of servedKeyed(exchanges)) {
     const resetMs = plausibleResetMs(e, clock);
     if (resetMs === undefined) continue;
     const window = windows.get(resetMs);
     if (window === undefined) windows.set(resetMs, { first: { ex: e, resetMs }, members: [e] });
-    else if (inWindowOf(window.first, e, clock)) window.members.push(e);
+    else if (inWindowOf(window.first, e, clock, repeatedPast)) window.members.push(e);
   }
   return new Map([...windows].map(([resetMs, w]) => [resetMs, w.members]));
 }

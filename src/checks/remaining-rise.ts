@@ -6,7 +6,8 @@
  * windows fall (a limit counted per route shows as a rise wherever the run moves to another
  * operation).
  *
- * A pair is in one window as sameWindow (src/rate-limit/window.ts) decides it. No conforming
+ * A pair is in one window as sameWindow (src/rate-limit/window.ts) decides it, a Reset the server
+ * repeated long past its moment marking no window (RATE-003 fails that Reset). No conforming
  * limiter explains a rise there that breaks both of these:
  * - a token bucket (or a sliding window counter) refills at most Limit per window length: from
  *   the earlier response to the later one, Remaining can rise by less than Limit x elapsed / window
@@ -22,7 +23,7 @@ import type { Exchange } from '../http/exchange.js';
 import { shownOnlyBy, violation, type Finding } from './finding.js';
 import { readingOf, type Reading } from '../rate-limit/reading.js';
 import { CountedRequests } from '../rate-limit/counting.js';
-import { sameWindow } from '../rate-limit/window.js';
+import { resetsRepeatedPast, sameWindow } from '../rate-limit/window.js';
 import { shortestWindowMs } from '../rate-limit/window-length.js';
 import { receivedAt } from './response-date.js';
 import type { ServerClock } from './server-clock.js';
@@ -68,11 +69,12 @@ export function findUnexplainedRises(exchanges: readonly Exchange[], clock: Serv
   const counts = new CountedRequests(exchanges);
   const bySeq = [...exchanges].sort((a, b) => a.seq - b.seq);
   const readings = bySeq.map((ex) => readingOf(ex, clock)).filter((r): r is Reading => r !== undefined);
+  const repeatedPast = resetsRepeatedPast(sizedBy, clock);
   const worst = new Map<number, Rise>();
   for (const [i, later] of readings.entries()) {
     let recent: number | undefined;
     for (const earlier of readings.slice(Math.max(0, i - PAIRS_BACK), i).reverse()) {
-      if (receivedAt(earlier.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !sameWindow(earlier, later, clock)) continue;
+      if (receivedAt(earlier.ex) > later.ex.sentAt + IN_FLIGHT_TOLERANCE_MS || !sameWindow(earlier, later, clock, repeatedPast)) continue;
       const between = counts.surelyBetween(earlier.ex, later.ex);
       const elapsedMs = receivedAt(later.ex) - earlier.ex.sentAt;
       const limit = Number(later.limit > earlier.limit ? later.limit : earlier.limit);

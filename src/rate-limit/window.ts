@@ -7,6 +7,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import { serverMoment, type ServerClock } from '../checks/server-clock.js';
+import { readExchange } from './reading.js';
 import { WHOLE_SECONDS_MS } from './tolerances.js';
 
 /** A response's window as it announced it: its Reset on the server's clock, where the Reset passes RATE-003 on its own (plausibleResetMs). */
@@ -16,16 +17,44 @@ export interface Announced {
 }
 
 /**
+ * The Resets the server repeated on a keyed response it surely handled later than their moment by
+ * more than the whole-second tolerance: it goes on naming a window that has ended (a Reset that
+ * stopped moving, RATE-003's). Such a Reset marks no window, so naming it twice shows nothing
+ * about where the second response was handled; a response whose moment is known only loosely (a
+ * request in flight for a long time on a busy machine, a Date that lags) could otherwise be read
+ * as handled before it while the counter had already turned.
+ */
+export function resetsRepeatedPast(exchanges: readonly Exchange[], clock: ServerClock | undefined): ReadonlySet<number> {
+  const past = new Set<number>();
+  for (const ex of exchanges) {
+    const { keyed, status, reset } = readExchange(ex);
+    const atMs = reset?.atMs;
+    if (!keyed || status === undefined || atMs === undefined || past.has(atMs)) continue;
+    const at = serverMoment(ex, clock);
+    if (at !== undefined && at.earliest >= atMs + WHOLE_SECONDS_MS) past.add(atMs);
+  }
+  return past;
+}
+
+const NONE: ReadonlySet<number> = new Set();
+
+/**
  * Whether `later` was surely handled in the window `earlier` announced:
  * - it names the same Reset, and that moment had not come when it was handled: a Reset repeated
  *   once its moment has come names a window the server itself says is over (a refill there is what
- *   a window's end gives; a Reset that stopped moving is RATE-003's);
+ *   a window's end gives; a Reset that stopped moving is RATE-003's). Not for a Reset the run saw
+ *   repeated long past its moment (`repeatedPast`, resetsRepeatedPast): it marks no window;
  * - or, whatever Reset it names (none, on a 429 that carries only Retry-After), it was handled
  *   surely more than the whole-second tolerance before the earlier Reset: a Reset rounded to the
  *   second on a clock a second from the Date's may end the window that much sooner.
  */
-export function sameWindow(earlier: Announced, later: { ex: Exchange; resetMs?: number | undefined }, clock: ServerClock | undefined): boolean {
+export function sameWindow(
+  earlier: Announced,
+  later: { ex: Exchange; resetMs?: number | undefined },
+  clock: ServerClock | undefined,
+  repeatedPast: ReadonlySet<number> = NONE,
+): boolean {
   const at = serverMoment(later.ex, clock);
-  if (later.resetMs === earlier.resetMs) return at === undefined || at.earliest < earlier.resetMs;
+  if (later.resetMs === earlier.resetMs && !repeatedPast.has(earlier.resetMs)) return at === undefined || at.earliest < earlier.resetMs;
   return at !== undefined && at.latest < earlier.resetMs - WHOLE_SECONDS_MS;
 }
