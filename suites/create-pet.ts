@@ -86,15 +86,29 @@ function refusedHeldName(status: number | string | undefined, held: Created, ex:
   };
 }
 
-/** Why a 400 for this valid NewPet is a reasonable reading, or undefined when it is not. */
-function refusalReading(input: NewPetInput, ctx: CreateContext): string | undefined {
-  if (!ctx.shown.has(input.categoryId) && ctx.unshownCreated === undefined) return `the server refused categoryId ${input.categoryId} it does not show: reading it as an unknown category`;
-  if (ctx.nameEdges.has(input)) return `the server refused a name of ${[...input.name].length} characters: the spec sets no rule on names, so this is recorded, not failed`;
+/** A reason a 400 for a valid NewPet is a reasonable reading; `unknownCategory` is the one a later creation can take back. */
+interface RefusalReading {
+  why: string;
+  unknownCategory: boolean;
+}
+
+/** Every reason a 400 for this valid NewPet is a reasonable reading, the one recorded first; empty when none is. */
+function refusalReadings(input: NewPetInput, ctx: CreateContext): RefusalReading[] {
+  const readings: RefusalReading[] = [];
+  if (!ctx.shown.has(input.categoryId) && ctx.unshownCreated === undefined) {
+    readings.push({ why: `the server refused categoryId ${input.categoryId} it does not show: reading it as an unknown category`, unknownCategory: true });
+  }
+  if (ctx.nameEdges.has(input)) {
+    readings.push({ why: `the server refused a name of ${[...input.name].length} characters: the spec sets no rule on names, so this is recorded, not failed`, unknownCategory: false });
+  }
   const around = input.nameInOtherCase;
   if (around !== undefined) {
-    return `the server refused a NewPet that also has the members "${around.before[0]}" and "${around.after[0]}": member names are case-sensitive, so ignoring them and refusing the body are both reasonable readings; recorded, not failed`;
+    readings.push({
+      why: `the server refused a NewPet that also has the members "${around.before[0]}" and "${around.after[0]}": member names are case-sensitive, so ignoring them and refusing the body are both reasonable readings; recorded, not failed`,
+      unknownCategory: false,
+    });
   }
-  return undefined;
+  return readings;
 }
 
 /** Why a refused unknown category is no reading of an unknown category: the server created one before. */
@@ -119,12 +133,13 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   const { input, held, note } = inputToSend(t, given, ctx);
   const ex = await t.send({ method: 'POST', path: '/pets', body: newPetBody(input), contentType: 'application/json' });
   const status = ex.response?.status;
-  const reading = refusalReading(given, ctx);
+  const readings = refusalReadings(given, ctx);
+  const reading = readings[0];
   const noted: Finding[] = note === undefined ? [] : [{ ...note, exchange: ex.seq }];
   if (status === 400 && reading !== undefined) {
-    const onlyUnknown = !ctx.shown.has(given.categoryId) && !ctx.nameEdges.has(given) && given.nameInOtherCase === undefined;
-    if (onlyUnknown) ctx.readAsUnknown.push({ input: given, exchange: ex });
-    return [...noted, observation('CREATE-001', reading, ex.seq)];
+    // Only a refusal nothing but an unknown category excuses is judged again once every example is answered.
+    if (readings.every((r) => r.unknownCategory)) ctx.readAsUnknown.push({ input: given, exchange: ex });
+    return [...noted, observation('CREATE-001', reading.why, ex.seq)];
   }
   if (status !== 201) {
     if (held !== undefined) return [refusedHeldName(status ?? ex.error?.code, held, ex)];

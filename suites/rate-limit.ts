@@ -96,15 +96,22 @@ async function watchRefill(t: RequirementRun, recovery: Exchange): Promise<void>
   }
 }
 
+/** The limit probe and what RATE-005 makes of it: the one reading RATE-005 and the spread share. */
+function judgedLimitProbe(session: SuiteSession): { probe: Exchange; verdict: ReturnType<typeof judgeLimitProbe> } | undefined {
+  const probe = session.limitProbe.exchange;
+  const tested = probe === undefined ? undefined : limitFromPlan(session.config.plan, header(probe, 'x-ratelimit-limit') ?? session.client.rateLimit.limit);
+  return probe === undefined || tested === undefined ? undefined : { probe, verdict: judgeLimitProbe(session.client.exchanges, probe, tested) };
+}
+
 /**
  * The recovery RATE-006 will watch the window of, once it has been made: the exact retry of the
- * limit probe's 429 (src/session/recovery.ts). Undefined where there is none yet, or RATE-006 is
- * not run.
+ * 429 RATE-005 hands over from the limit probe (src/session/recovery.ts). Undefined where there
+ * is none yet, or RATE-006 is not run.
  */
 function watchedRecovery(session: SuiteSession): Exchange | undefined {
-  const throttledBy = session.limitProbe.exchange;
-  if (!session.isSelected('RATE-006') || throttledBy?.response?.status !== 429) return undefined;
-  const step = recoveryStep({ throttledBy, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
+  const judged = session.isSelected('RATE-006') ? judgedLimitProbe(session) : undefined;
+  if (judged?.verdict.kind !== 'refused') return undefined;
+  const step = recoveryStep({ throttledBy: judged.probe, exchanges: session.client.exchanges, topUp: session.scheduler.topUp, nowMs: Date.now(), maxWaitMs: session.config.maxWaitMs });
   return step.kind === 'judge' ? step.ex : undefined;
 }
 
@@ -182,10 +189,9 @@ export const rateLimit = suite('8 limits', () => {
   crossCuttingTest('RATE-005', is429, async (t) => {
     const { client, config } = t.session;
     t.session.scheduler.closeTopUp();
-    const probe = t.session.limitProbe.exchange;
-    const tested = probe === undefined ? undefined : limitFromPlan(config.plan, header(probe, 'x-ratelimit-limit') ?? client.rateLimit.limit);
-    if (probe !== undefined && tested !== undefined) {
-      const verdict = judgeLimitProbe(client.exchanges, probe, tested);
+    const judged = judgedLimitProbe(t.session);
+    if (judged !== undefined) {
+      const { probe, verdict } = judged;
       if (verdict.kind === 'over') return t.fail(verdict.message, probe);
       if (verdict.kind === 'refused') {
         t.observe(verdict.observation, probe);
