@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CountedRequests, limiterCounted, possiblyCountedBetween } from '../src/rate-limit/counting.js';
-import { sameWindow } from '../src/rate-limit/window.js';
+import { resetsRepeatedPast, sameWindow } from '../src/rate-limit/window.js';
 import type { Exchange } from '../src/http/exchange.js';
 import { NOW_MS, makeExchange, type ExchangeOptions } from './support/exchange-factory.js';
 
@@ -66,6 +66,19 @@ describe('the same window', () => {
     expect(sameWindow(earlier, { ex: at(NOW_MS + 5_000), resetMs: reset + 60_000 }, undefined)).toBe(true);
     expect(sameWindow(earlier, { ex: at(NOW_MS + 5_000) }, undefined)).toBe(true);
     expect(sameWindow(earlier, { ex: at(reset - 1_500) }, undefined)).toBe(false);
+  });
+
+  it('does not hold under a Reset the server repeated surely past its moment, except surely well before it', () => {
+    const resetHeader = { 'x-ratelimit-reset': String(reset / 1000) };
+    const named = (ms: number): Exchange => ex(3, ms - NOW_MS, 10, { headers: { date: new Date(ms).toUTCString(), ...resetHeader } });
+    // Named 1.5 s after its moment: within the whole-second tolerance, not yet a Reset repeated past it.
+    expect(resetsRepeatedPast([named(reset + 1_500)], undefined)).toEqual(new Set());
+    const past = resetsRepeatedPast([named(reset - 4_000), named(reset + 3_000)], undefined);
+    expect(past).toEqual(new Set([reset]));
+    expect(resetsRepeatedPast([ex(4, reset + 3_000 - NOW_MS, 10, { auth: 'none', headers: { date: new Date(reset + 3_000).toUTCString(), ...resetHeader } })], undefined)).toEqual(new Set());
+    expect(sameWindow(earlier, { ex: at(reset - 500), resetMs: reset }, undefined)).toBe(true);
+    expect(sameWindow(earlier, { ex: at(reset - 500), resetMs: reset }, undefined, past)).toBe(false);
+    expect(sameWindow(earlier, { ex: at(reset - 3_500), resetMs: reset }, undefined, past)).toBe(true);
   });
 
   it('cannot be told without any clock for a response of another Reset', () => {
