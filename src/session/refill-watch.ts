@@ -34,7 +34,7 @@ export const MAX_WATCH_REQUESTS = 10;
 const GAP_SHARE = 0.8;
 const LATE_MS = 500;
 /** How long before the Reset, on the server's latest clock, the last request must have been answered: it must be surely of the window. */
-const BEFORE_RESET_MS = 300;
+const LAST_ANSWER_BEFORE_RESET_MS = 300;
 
 export interface RefillWatchInputs {
   /** The recovery's response: the window the watch covers is the one it announced. */
@@ -76,7 +76,7 @@ function watchPlan({ recovery, exchanges, clock, nowMs }: RefillWatchInputs, ahe
   const gapMs = Math.max(GAP_SHARE * longestMs, longestMs - LATE_MS) - 2 * roundTrip;
   // The local moment by which a request is answered before the Reset on the server's clock, as a plan
   // reads the clock (narrowHigh): a request that lands past it only makes one pair fewer to judge.
-  const endMs = window.resetMs - clock.narrowHigh - roundTrip - BEFORE_RESET_MS;
+  const endMs = window.resetMs - clock.narrowHigh - roundTrip - LAST_ANSWER_BEFORE_RESET_MS;
   const atMs = Math.max(nowMs, last.sentAt + gapMs);
   if (gapMs <= 0) return { why: 'too little of the window is spent for a refill to show' };
   if (atMs > endMs) return { why: 'the window is over' };
