@@ -8,6 +8,7 @@
 import type { Exchange } from '../http/exchange.js';
 import { serverMoment, type ServerClock } from '../checks/server-clock.js';
 import { readExchange } from './reading.js';
+import { resetSurelyPassedAt } from './headers.js';
 import { WHOLE_SECONDS_MS } from './tolerances.js';
 
 /** A response's window as it announced it: its Reset on the server's clock, where the Reset passes RATE-003 on its own (plausibleResetMs). */
@@ -17,21 +18,20 @@ export interface Announced {
 }
 
 /**
- * The Resets the server repeated on a keyed response it surely handled later than their moment by
- * more than the whole-second tolerance: it goes on naming a window that has ended (a Reset that
- * stopped moving, RATE-003's). Such a Reset marks no window, so naming it twice shows nothing
- * about where the second response was handled; a response whose moment is known only loosely (a
- * request in flight for a long time on a busy machine, a Date that lags) could otherwise be read
- * as handled before it while the counter had already turned.
+ * The Resets some keyed response named when they had surely come (resetSurelyPassedAt: RATE-003
+ * fails it as past): the server goes on naming a window that has ended (a Reset that stopped
+ * moving). Such a Reset marks no window, so naming it twice shows nothing about where the second
+ * response was handled; a response whose moment is known only loosely (a request in flight for a
+ * long time on a busy machine, a Date that lags) could otherwise be read as handled before it
+ * while the counter had already turned. RATE-003 fails every Reset in the set, so leaving its
+ * pairs out of the other rules can hide nothing RATE-003 does not show.
  */
 export function resetsRepeatedPast(exchanges: readonly Exchange[], clock: ServerClock | undefined): ReadonlySet<number> {
   const past = new Set<number>();
   for (const ex of exchanges) {
-    const { keyed, status, reset } = readExchange(ex);
+    const { keyed, reset } = readExchange(ex);
     const atMs = reset?.atMs;
-    if (!keyed || status === undefined || atMs === undefined || past.has(atMs)) continue;
-    const at = serverMoment(ex, clock);
-    if (at !== undefined && at.earliest >= atMs + WHOLE_SECONDS_MS) past.add(atMs);
+    if (keyed && atMs !== undefined && !past.has(atMs) && resetSurelyPassedAt(atMs, ex, clock)) past.add(atMs);
   }
   return past;
 }
