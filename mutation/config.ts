@@ -108,12 +108,17 @@ export const CPU_HEAVY_TESTS: readonly string[] = [EMBEDDED_TEST];
  * and then, so the dry run's coverage of that path depended on the machine), and its 429s come
  * with seconds of the window left, where Retry-After must say more than 1 s.
  *
+ * `daily-quota-utc-day` spends the reference's own UTC day, so the branch of #dayStart every
+ * server without a shortened day takes is judged too: a day start that moves with each request
+ * (the quota never enforced) or lies in 1970 (the day's Reset). A Stryker run across a UTC
+ * midnight leaves those mutants alive, unexplained, rather than killed by a guess.
+ *
  * `limiter-aligned-5s-windows` runs the reference's own clock-aligned windows long enough that the
  * run's requests use one up with seconds left, so the 429's Retry-After (rate-limit.ts) must count
  * them: the embedded run's paced windows and the 3 s ones end within a second of their 429s.
  *
  * In the order of what a run costs (seconds on a quiet machine, the dry run's: 4, 4, about 6, 12,
- * 13, 15, 21, about 21, 64): a mutant starts its tests in this order, TESTS_AT_ONCE at a time,
+ * 13, 15, about 18, 21, about 21, 64): a mutant starts its tests in this order, TESTS_AT_ONCE at a time,
  * until one kills it, so a kill comes as soon as it can; the order changes no verdict, since a
  * survivor passes every test that reaches it.
  */
@@ -124,6 +129,7 @@ export const VARIANT_TESTS: readonly string[] = [
   'slow-responses-stretched-windows',
   'limiter-sliding-log',
   'slow-target-3s-window',
+  'daily-quota-utc-day',
   'daily-quota-short-day',
   'daily-quota-short-day-per-key-windows',
   'limiter-token-bucket',
