@@ -18,7 +18,7 @@ import { checkDailyRefusal, checkDayRetry, retryAfterEndsBeforeDay } from '../sr
 import { planLimits, PLAN_FORM } from '../src/plans.js';
 import { burstInputsOf, burstRequest, header, observedWindowMs, runPlannedBurst, type BurstResult, type BurstTargets } from '../src/session/burst.js';
 import { idOf } from './support.js';
-import { judgeLimitProbe } from '../src/rate-limit/limit-probe.js';
+import { judgeLimitProbe, type LimitProbeVerdict } from '../src/rate-limit/limit-probe.js';
 import { recoveryStep, staleResetProbeAt } from '../src/session/recovery.js';
 import { refillWatchSlot, refillWatchStep } from '../src/session/refill-watch.js';
 import { progressNote } from '../src/conformance/progress.js';
@@ -97,7 +97,7 @@ async function watchRefill(t: RequirementRun, recovery: Exchange): Promise<void>
 }
 
 /** The limit probe and what RATE-005 makes of it: the one reading RATE-005 and the spread share. */
-function judgedLimitProbe(session: SuiteSession): { probe: Exchange; verdict: ReturnType<typeof judgeLimitProbe> } | undefined {
+function judgedLimitProbe(session: SuiteSession): { probe: Exchange; verdict: LimitProbeVerdict } | undefined {
   const probe = session.limitProbe.exchange;
   const tested = probe === undefined ? undefined : limitFromPlan(session.config.plan, header(probe, 'x-ratelimit-limit') ?? session.client.rateLimit.limit);
   return probe === undefined || tested === undefined ? undefined : { probe, verdict: judgeLimitProbe(session.client.exchanges, probe, tested) };

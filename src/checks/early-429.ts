@@ -29,7 +29,7 @@ const REQ = 'RATE-002';
 
 /**
  * Whether `prev`, a keyed response with Remaining and a plausible Reset, announced the window
- * the keyed 429 `throttled` fell in (sameWindow, with the Resets the run saw repeated past their moment).
+ * the keyed 429 `throttled` fell in (sameWindow, leaving out the Resets some response named when they had surely come).
  */
 function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | undefined, repeatedPast?: ReadonlySet<number>): boolean {
   if (throttled.response?.status !== 429 || !readExchange(throttled).keyed || !readExchange(prev).keyed) return false;
@@ -43,8 +43,8 @@ function inSameWindow(prev: Exchange, throttled: Exchange, clock: ServerClock | 
  * requests (any credentials) that the server may have counted after prev and before the 429;
  * `allowance` what others may have spent (default: the shared key's max(2, 10 % of Limit)).
  */
-export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint, clock?: ServerClock): Finding[] {
-  if (!inSameWindow(prev, throttled, clock)) return [];
+export function checkEarly429(prev: Exchange, throttled: Exchange, ownCounted: number, allowance?: bigint, clock?: ServerClock, repeatedPast?: ReadonlySet<number>): Finding[] {
+  if (!inSameWindow(prev, throttled, clock, repeatedPast)) return [];
   const remaining = readExchange(prev).remaining ?? 0n;
   const windowEnd = plausibleResetMs(prev, clock) ?? 0;
   const others = allowance ?? sharedKeyAllowance(readExchange(prev).limit);
@@ -112,9 +112,9 @@ export function findEarly429s(exchanges: readonly Exchange[], mode: KeyMode = 's
       if (prev === throttled || receivedAt(prev) > throttled.sentAt || !inSameWindow(prev, throttled, clock, repeatedPast)) continue;
       const allowance = othersMaySpend(dedicated, readExchange(prev).limit, seenOthers);
       // Counting overlaps is the costly part; a response that broke no promise even before it is skipped.
-      const broken = checkEarly429(prev, throttled, 0, allowance, clock).length > 0;
+      const broken = checkEarly429(prev, throttled, 0, allowance, clock, repeatedPast).length > 0;
       const counted = broken ? possiblyCountedBetween(exchanges, prev, throttled) - 1 : 0;
-      const found = broken ? checkEarly429(prev, throttled, counted, allowance, clock) : [];
+      const found = broken ? checkEarly429(prev, throttled, counted, allowance, clock, repeatedPast) : [];
       const excess = (readExchange(prev).remaining ?? 0n) - BigInt(counted);
       // Dedicated: a violation outranks an observation; among equals, the largest broken promise. Shared: the smallest.
       const rank = dedicated ? (found.some(isViolation) ? 1n << 40n : 0n) + excess : found.length === 0 ? 1n << 40n : -excess;

@@ -6,8 +6,8 @@
  * windows fall (a limit counted per route shows as a rise wherever the run moves to another
  * operation).
  *
- * A pair is in one window as sameWindow (src/rate-limit/window.ts) decides it, a Reset the server
- * repeated long past its moment marking no window (RATE-003 fails that Reset). No conforming
+ * A pair is in one window as sameWindow (src/rate-limit/window.ts) decides it, a Reset some
+ * response named when that moment had surely come marking no window (RATE-003 fails that Reset). No conforming
  * limiter explains a rise there that breaks both of these:
  * - a token bucket (or a sliding window counter) refills at most Limit per window length: from
  *   the earlier response to the later one, Remaining can rise by less than Limit x elapsed / window

@@ -42,8 +42,8 @@ const NONE: ReadonlySet<number> = new Set();
  * Whether `later` was surely handled in the window `earlier` announced:
  * - it names the same Reset, and that moment had not come when it was handled: a Reset repeated
  *   once its moment has come names a window the server itself says is over (a refill there is what
- *   a window's end gives; a Reset that stopped moving is RATE-003's). Not for a Reset the run saw
- *   repeated long past its moment (`repeatedPast`, resetsRepeatedPast): it marks no window;
+ *   a window's end gives; a Reset that stopped moving is RATE-003's). Not for a Reset some response
+ *   named when its moment had surely come (`repeatedPast`, resetsRepeatedPast): it marks no window;
  * - or, whatever Reset it names (none, on a 429 that carries only Retry-After), it was handled
  *   surely more than the whole-second tolerance before the earlier Reset: a Reset rounded to the
  *   second on a clock a second from the Date's may end the window that much sooner.
