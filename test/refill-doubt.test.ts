@@ -23,7 +23,7 @@ const holdAt = (doubt: RefillDoubt, atMs: number): number | undefined => doubt.t
 /** The doubt after it was shown `exchanges` in order. */
 function shown(exchanges: Exchange[]): RefillDoubt {
   const doubt = new RefillDoubt();
-  exchanges.forEach((ex, i) => doubt.observe(ex, exchanges.slice(0, i + 1)));
+  exchanges.forEach((ex, i) => doubt.observe(ex, exchanges.slice(0, i + 1), i + 1));
   return doubt;
 }
 
@@ -38,6 +38,35 @@ describe('the refill doubt', () => {
     expect(holdAt(doubt, 9_500)).toBeUndefined();
     // Only paced keyed sends.
     expect(doubt.time({ ...paced, keyed: false }, { pacer: new Pacer({ maxWaitMs: 65_000 }), inFlightKeyed: 0, now: NOW_MS + 4_200 })).toBeUndefined();
+  });
+
+  it('reads a window opened by requests in flight together by the response with most left, once none sent before it is still in flight', () => {
+    // Four requests go out together just after the Reset of 4 s and are answered in the order they
+    // were counted (36 to 33): any of them may have been counted before the first answer came.
+    const together = [36, 35, 34, 33].map((remaining, i) => ({ ...keyed(3 + i, 4_110 + i, remaining, 8), sentAt: NOW_MS + 4_100 }));
+    // Then two at a time, each pair sent as the one before is answered: every answer overlaps a request.
+    const pairs = [32, 31, 30, 29].map((remaining, i) => ({ ...keyed(7 + i, 4_120 + 10 * Math.floor(i / 2) + (i % 2), remaining, 8), sentAt: NOW_MS + 4_113 + 10 * Math.floor(i / 2) }));
+    const exchanges = [keyed(1, 1_000, 38, 4), keyed(2, 1_100, 37, 4), ...together, ...pairs];
+    const doubt = new RefillDoubt();
+    // What was sent and answered when each is observed: the four together are recorded by the time the first is.
+    const recordedBy = [1, 2, 6, 6, 6, 6, 10, 10, 10, 10];
+    exchanges.forEach((ex, i) => doubt.observe(ex, exchanges.slice(0, recordedBy[i]), recordedBy[i] ?? 0));
+    expect(holdAt(doubt, 4_250)).toBeGreaterThanOrEqual(8_000 - 4_250);
+  });
+
+  it('waits for a request still in flight that may have been counted first: a sliding log gives back one', () => {
+    // The log gives back one at its Reset: the request counted first there shows 37, as before it;
+    // the one counted after it (36) is answered first.
+    const first = { ...keyed(4, 4_130, 37, 8), sentAt: NOW_MS + 4_100 };
+    const second = { ...keyed(3, 4_110, 36, 8), sentAt: NOW_MS + 4_100 };
+    const earlier = [keyed(1, 1_000, 38, 4), keyed(2, 1_100, 37, 4)];
+    const doubt = new RefillDoubt();
+    earlier.forEach((ex, i) => doubt.observe(ex, earlier.slice(0, i + 1), i + 1));
+    doubt.observe(second, [...earlier, second], 4);
+    doubt.observe(first, [...earlier, second, first], 4);
+    const after = keyed(5, 4_200, 35, 8);
+    doubt.observe(after, [...earlier, second, first, after], 5);
+    expect(holdAt(doubt, 4_250)).toBeUndefined();
   });
 
   it('stays silent where the window refilled, where it had spent nothing, and before the Reset has passed', () => {

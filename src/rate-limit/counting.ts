@@ -20,11 +20,13 @@ import { readExchange } from './reading.js';
 /** A keyed request the limiter surely counted: answered, not refused with 429, and with Remaining on its response (the reading's `counted`). */
 export const limiterCounted = (ex: Exchange): boolean => readExchange(ex).counted;
 
+/** Whether the run's request `e` may have been counted after `from` was and no later than `to`, `to` itself included. */
+export const mayBeCountedBetween = (e: Exchange, from: Exchange, to: Exchange): boolean => e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= receivedAt(to);
+
 /** The run's requests that may have been counted after `from` was and no later than `to`, `to` included (the upper bound). */
 export function possiblyCountedBetween(exchanges: readonly Exchange[], from: Exchange, to: Exchange): number {
-  const until = receivedAt(to);
   let n = 0;
-  for (const e of exchanges) if (e.seq !== from.seq && receivedAt(e) >= from.sentAt && e.sentAt <= until) n += 1;
+  for (const e of exchanges) if (mayBeCountedBetween(e, from, to)) n += 1;
   return n;
 }
 

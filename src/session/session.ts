@@ -80,7 +80,7 @@ export class Session {
     // Shipped at once, cut to the log's body limit: the main side never waits for, or holds, whole bodies.
     if (config.exchangeLog === true) this.#checks.observe((ex) => console.info(encodeProgress({ kind: 'exchange', exchange: loggedExchange(ex) })));
     this.#checks.observe((ex) => this.store.observe(ex));
-    this.#checks.observe((ex) => this.#refillDoubt.observe(ex, this.client.exchanges));
+    this.#checks.observe((ex) => this.#refillDoubt.observe(ex, this.client.exchanges, this.client.stats.requests));
     registerRunChecks(this.#checks, config, this.store.probes);
     this.scheduler = new SendScheduler(this);
     if (config.stopChannel !== undefined) listenForStop(config.stopChannel, (stop) => this.client.stop(stop.reason, stop.message, { graceMs: stop.graceMs }));
