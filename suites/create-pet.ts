@@ -6,11 +6,11 @@
  * suite the 21 pets the default page needs.
  */
 import { suite } from '../src/conformance/suite.js';
-import { requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
+import { inCase, requirementTest, type RequirementRun } from '../src/conformance/requirement-test.js';
 import { violation, observation, type Finding } from '../src/checks/finding.js';
 import { jsonBody } from '../src/checks/body.js';
 import { isJsonObject, parseJson, type JsonObject } from '../src/interface/json.js';
-import { validNewPet, newPetBody, newPetExamples, markedInput, otherCaseNameTaken, type NewPetInput } from '../src/arbitraries/newPet.js';
+import { validNewPet, newPetBody, newPetCases, newPetExamples, markedInput, otherCaseNameTaken, type NewPetExample, type NewPetInput } from '../src/arbitraries/newPet.js';
 import { invalidNewPetBody, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
 import { withMarker } from '../src/arbitraries/marker.js';
 import { otherCaseMembers } from '../src/arbitraries/member-case.js';
@@ -136,6 +136,7 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
   const readings = refusalReadings(given, ctx);
   const reading = readings[0];
   const noted: Finding[] = note === undefined ? [] : [{ ...note, exchange: ex.seq }];
+  if (status === 400 && given.alone !== undefined) return [...noted, ...(await createEachAlone(t, given.alone, ex, ctx))];
   if (status === 400 && reading !== undefined) {
     // Only a refusal nothing but an unknown category excuses is judged again once every example is answered.
     if (readings.every((r) => r.unknownCategory)) ctx.readAsUnknown.push({ input: given, exchange: ex });
@@ -168,6 +169,26 @@ async function createOne(t: RequirementRun, given: NewPetInput, ctx: CreateConte
     findings.push(observation('CREATE-001', `status omitted on creation: the service returned ${got === undefined ? 'no status' : `status ${JSON.stringify(got)}`}`, ex.seq));
   }
   return findings;
+}
+
+/**
+ * A 400 for an example that combines two (a name edge with a categoryId edge): each is sent alone
+ * and judged as its own case, so a finding names the value the server refuses, and a reading that
+ * excuses one (an unknown category, a long name) excuses only its own. Both created alone: the
+ * server refused a combination of valid values, a valid NewPet all the same.
+ */
+async function createEachAlone(t: RequirementRun, parts: readonly NewPetExample[], ex: Exchange, ctx: CreateContext): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const part of parts) {
+    for (const f of await createOne(t, part.input, ctx)) findings.push(f.kind === 'violation' && f.requirement === 'CREATE-001' ? inCase(part.label, f) : f);
+  }
+  const labels = parts.map((p) => p.label).join(' and ');
+  const created = parts.map((p) => ctx.byExample.get(p.input)?.exchange);
+  if (created.every((c) => c !== undefined)) {
+    const where = created.map((c) => `#${c.seq}`).join(', ');
+    return [...findings, violation('CREATE-001', `Received 400 for a valid NewPet combining ${labels} / Expected 201: each was created when sent alone`, ex.seq, `exchanges ${where}`)];
+  }
+  return [...findings, observation('CREATE-001', `the NewPet combining ${labels} was refused with 400: each was sent alone and judged as its own case`, ex.seq)];
 }
 
 /** The JSON object a createPet request sent, when the record holds it whole. */
@@ -290,7 +311,7 @@ export const createPet = suite('4.2 createPet', () => {
     const examples = newPetExamples(categoryIds[0] ?? 1n);
     const ctx: CreateContext = {
       shown: new Set(categoryIds),
-      nameEdges: new Set(examples.filter((e) => e.nameEdge).map((e) => e.input)),
+      nameEdges: new Set(newPetCases(examples).filter((e) => e.nameEdge).map((e) => e.input)),
       created: 0,
       byExample: new Map(),
       readAsUnknown: [],

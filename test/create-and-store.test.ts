@@ -84,6 +84,22 @@ describe.concurrent('create-and-store variants', () => {
     expect(observed(run, 'CREATE-001').join('\n')).toContain('categoryId 9223372036854775807 it does not show');
   });
 
+  test('a store that refuses names beyond 255 characters: the long name and INT64_MIN, refused together, are each judged alone', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('names-up-to-255-characters'));
+    expect(requirement(run, 'CREATE-001')?.status, describeFailures(run, ['CREATE-001'])).toBe('pass');
+    const seen = observed(run, 'CREATE-001').join('\n');
+    expect(seen).toContain('the NewPet combining long-unicode-name and categoryId-INT64_MIN was refused with 400: each was sent alone');
+    expect(seen).toContain('the server refused a name of');
+  });
+
+  test('a store that refuses the empty name: the violation names the empty name, not the categoryId it was sent with', { timeout: RUN_TIMEOUT_MS }, async () => {
+    const run = await runVariant(variant('empty-name-refused'));
+    expect(run.failing).toEqual(['CREATE-001']);
+    const violations = (requirement(run, 'CREATE-001')?.evidence ?? []).filter((e) => e.kind === 'violation').map((e) => e.message);
+    expect(violations.some((m) => m.startsWith('empty-name: Received 400 for a valid NewPet')), violations.join('\n')).toBe(true);
+    expect(violations.filter((m) => m.includes('2^53')), violations.join('\n')).toEqual([]);
+  });
+
   test('names-unique fails CREATE-001 alone whatever the seed, citing the pet that holds the name and saying names need not be unique', { timeout: RUN_TIMEOUT_MS }, async () => {
     const runs = await Promise.all(SEEDS.map((seed) => runVariant({ ...variant('names-unique'), args: ['--seed', String(seed)] })));
     for (const run of runs) {

@@ -10,7 +10,7 @@ import { referenceBehaviour as ref } from '../fixtures/reference-server/index.js
 import { fixedInvalidLimits } from '../src/arbitraries/limits.js';
 import { NON_POSITIVE_IDS, NOT_INT64, UNKNOWN_ID_PROBES } from '../src/arbitraries/pet-ids.js';
 import { INVALID_NEW_PET_KINDS, invalidNewPetExamples } from '../src/arbitraries/invalidNewPet.js';
-import { NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetExamples } from '../src/arbitraries/newPet.js';
+import { NAME_ALREADY_HELD, NAME_IN_OTHER_CASE, newPetBody, newPetCases, newPetExamples } from '../src/arbitraries/newPet.js';
 import { TRAP_TOKENS } from '../src/arbitraries/wrong-keys.js';
 import { edgeLabel, malformedHeaderEdges, parameterEdges, wrongKeyEdges, type ParameterEdge } from '../src/arbitraries/parameter-edges.js';
 import { describeNearMiss, nearMissesOf, nearMissOf, type NearMiss } from '../src/http/near-miss.js';
@@ -80,9 +80,13 @@ describe('docs/test-cases.md names exactly the fixed cases the code sends', () =
     const paired = invalidNewPetExamples().filter((e) => e.label.endsWith(' with status') || e.label.endsWith(' without status'));
     expect(sorted(paired.map((e) => e.label))).toEqual(sorted(newPetRequired().flatMap((f) => [`${f}-missing`, `${f}-null`]).flatMap((k) => [`${k} with status`, `${k} without status`])));
     expect(bullet('createPet, invalid')).toContain('every one of these four once with `status` and once without');
-    const edges = newPetExamples(1n).map((e) => e.label).filter((l) => l.startsWith('categoryId-')).map((l) => l.slice('categoryId-'.length));
+    const edges = newPetCases(newPetExamples(1n)).map((e) => e.label).filter((l) => l.startsWith('categoryId-')).map((l) => l.slice('categoryId-'.length));
     expect(edges).toHaveLength(5);
     for (const edge of edges) expect(bullet('createPet, valid')).toContain(edge);
+    // The page's "Seven requests carry them", and the three combined in the second group.
+    const examples = newPetExamples(1n);
+    expect(bullet('createPet, valid')).toContain(`${NUMBER_WORDS[examples.length]?.replace(/^./, (c) => c.toUpperCase())} requests carry them`);
+    expect(examples.slice(MIN_GROUP, 2 * MIN_GROUP).map((e) => e.input.alone?.length)).toEqual([2, 2, 2]);
   });
 
   it('createPet: the members sent in another case, and the bytes after a NewPet, are the ones the code sends', () => {
@@ -100,7 +104,7 @@ describe('docs/test-cases.md names exactly the fixed cases the code sends', () =
 });
 
 /** How the page spells the small counts it gives in words. */
-const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven'];
 
 describe('docs/test-cases.md says how the valid creates are sent together, as the code does', () => {
   it('groups of MIN_GROUP, held for a window that can take MIN_GROUP at once', () => {
@@ -112,7 +116,7 @@ describe('docs/test-cases.md says how the valid creates are sent together, as th
   it('a name the store already holds: which group takes it from which, with which status', () => {
     const bullet = fixedCaseBullets().get('createPet, valid') ?? '';
     const examples = newPetExamples(1n);
-    const index = examples.findIndex((e) => e.label === NAME_ALREADY_HELD);
+    const index = examples.findIndex((e) => e.label.split('+').includes(NAME_ALREADY_HELD));
     const taker = examples[index]?.input;
     const source = examples.findIndex((e) => e.input === taker?.nameOf);
     const group = (i: number): string => ['first', 'second', 'third', 'fourth'][Math.floor(i / MIN_GROUP)] ?? '?';

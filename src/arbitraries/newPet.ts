@@ -28,6 +28,11 @@ export interface NewPetInput {
    * an id of its own (CREATE-001, PET-002). `name` is what is sent when that pet was not created.
    */
   nameOf?: NewPetInput;
+  /**
+   * The examples this one combines (a name edge with a categoryId edge): the body carries a value
+   * of each, so one request sends both. A 400 is traced by sending each alone (CREATE-001).
+   */
+  alone?: readonly NewPetExample[];
 }
 
 /** A member of the body other than `name`, as [member name, value]. */
@@ -173,8 +178,7 @@ export function newPetExamples(known: bigint): NewPetExample[] {
     const status = statuses[i % statuses.length];
     return { label, input: { name: `${MARKER_SLOT}${label}`, categoryId, ...(status === undefined ? {} : { status }) }, nameEdge: false };
   });
-  // The second status and no status at all go with the names of a known category that need a
-  // creation of their own (the empty one, the long one): each creation costs the Free key a request.
+  // The statuses the int64 edges they are combined with send (below).
   const pending = statuses[1];
   // The falsy members the schema allows (type-matrix.ts: what `||` and `!x` read as absent): the
   // spec sets names no minimum length and categoryIds no minimum, so both must be created. The
@@ -188,15 +192,41 @@ export function newPetExamples(known: bigint): NewPetExample[] {
   const [available, , sold] = basic;
   const [above53, below53, int64Max, int64Min] = int64;
   const [emptyName, longName, zeroCategory] = names;
-  // In the order CREATE-001's groups of three go out together (SendScheduler.together): the first holds
-  // the two pets a fetch can show most of (CREATE-002 fetches the largest group, the one worth most
-  // among groups as large), the second only categories the server shows, so that three creations
-  // overlap on a server that refuses unknown categories too. A group goes out once the one before
-  // is answered, so the second's "sold" can take the name the first's "available" pet holds by then.
   const soldNameHeld = sold === undefined || available === undefined ? undefined : nameAlreadyHeld(sold, available);
-  return [available, nameBesideOtherCases(known, statuses[0]), above53, emptyName, soldNameHeld, longName, below53, int64Max, int64Min, zeroCategory].filter(
-    (example): example is NewPetExample => example !== undefined,
-  );
+  // In the order CREATE-001's groups of three go out together (SendScheduler.together). The first
+  // holds the two pets a fetch can show most of (CREATE-002 fetches the largest group, the one worth
+  // most among groups as large), each with a category the server shows but the third. A group goes
+  // out once the one before is answered: by then a server that creates an unshown category has shown
+  // it (so a 400 for another is no reading of one), and the second's "sold" can take the name the
+  // first's "available" pet holds. So the second group's name edges carry the other categoryId edges:
+  // a Free key's minute has room for every edge, not for a creation each.
+  return [
+    available,
+    nameBesideOtherCases(known, statuses[0]),
+    above53,
+    combined(emptyName, below53),
+    combined(soldNameHeld, int64Max),
+    combined(longName, int64Min),
+    zeroCategory,
+  ].filter((example): example is NewPetExample => example !== undefined);
+}
+
+/**
+ * One example carrying `name`'s name and status (and a name it takes from another pet) with
+ * `category`'s categoryId. Its 400 is no reading of its own: it is judged by its parts alone.
+ */
+function combined(name: NewPetExample | undefined, category: NewPetExample | undefined): NewPetExample | undefined {
+  if (name === undefined || category === undefined) return name ?? category;
+  return {
+    label: `${name.label}+${category.label}`,
+    input: { ...name.input, categoryId: category.input.categoryId, alone: [name, category] },
+    nameEdge: false,
+  };
+}
+
+/** Every example, and each one a combined example is made of. */
+export function newPetCases(examples: readonly NewPetExample[]): NewPetExample[] {
+  return examples.flatMap((e) => [e, ...(e.input.alone ?? [])]);
 }
 
 /** The label of the example sent with the name of a pet the run created before it (NewPetInput.nameOf). */

@@ -58,6 +58,19 @@ export function clientStop(error: unknown): { code: string; message: string } | 
 }
 
 /** An input every run sends before the random ones, named by the class it stands for. */
+/** Violations a probe names with a case of its own (a part of the example it was given), kept as named. */
+const NAMED_CASE = new WeakSet<Finding>();
+
+/**
+ * A violation of the case `label` within an example: a combined example whose parts were each sent
+ * alone (CREATE-001) names the part the server mishandled, not the combination.
+ */
+export function inCase(label: string, finding: Finding): Finding {
+  const named = { ...finding, message: `${label}: ${finding.message}` };
+  NAMED_CASE.add(named);
+  return named;
+}
+
 export interface PropertyExample<T> {
   label: string;
   input: T;
@@ -275,7 +288,7 @@ export class RequirementRun {
     const classes = new Set(failed.map((f) => f.className)).size;
     const caseCount = classes === failed.length ? '' : ` (${failed.length} cases)`;
     if (failed.length > 1) this.fail(`${classes} ${options.classes ?? 'classes'} mishandled${caseCount}: ${failed.map((f) => `${f.label} (answered ${this.#answer(f.violations)})`).join(', ')}`);
-    for (const f of failed) this.record(f.violations.map((v) => ({ ...v, message: `${f.label}: ${v.message}` })));
+    for (const f of failed) this.record(f.violations.map((v) => (NAMED_CASE.has(v) ? v : { ...v, message: `${f.label}: ${v.message}` })));
     if (failed.length > 0) return;
     if (stopped !== undefined) this.inconclusive(`stopped after ${completed} property runs: ${stopped}`);
     const cases = casesJudged(options.examples?.length ?? 0, completed, Math.max(this.exchangesSent, this.#cited.length));
