@@ -17,7 +17,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { VARIANTS, phaseSeeds, windowPhasesOf } from '../../fixtures/variants/index.js';
+import { VARIANTS, phaseSeeds, windowPhasesOf, type Variant } from '../../fixtures/variants/index.js';
 import { loadCatalog } from '../../src/catalog.js';
 import { packageRoot } from '../../src/interface/package-root.js';
 import { IDENTITY } from './layer.js';
@@ -73,7 +73,7 @@ for (const r of CATALOG) catalogBySection.set(r.section, [...(catalogBySection.g
  * catalog entries are unchanged.
  */
 const digestOf = (mutant: ExchangeMutant): string =>
-  sha([mutant.name, OPERATOR_DIGEST, ...(mutant.timeDependent || mutant.sections.length === 0 ? [CHECKS.whole] : mutant.sections.map((s) => CHECKS.of(s))), ...mutant.sections.flatMap((s) => catalogBySection.get(s) ?? [])]);
+  sha([mutant.name, mutant.server ?? '', OPERATOR_DIGEST, ...(mutant.timeDependent || mutant.sections.length === 0 ? [CHECKS.whole] : mutant.sections.map((s) => CHECKS.of(s))), ...mutant.sections.flatMap((s) => catalogBySection.get(s) ?? [])]);
 
 // ---------------------------------------------------------------- runs
 
@@ -92,8 +92,16 @@ async function runAll<T>(jobs: (() => Promise<T>)[], done: (i: number, result: T
   return results;
 }
 
+/** The conforming variant a mutant runs in front of (ExchangeMutant.server); the reference when none. */
+function serverOf(mutant: ExchangeMutant): Variant | undefined {
+  if (mutant.server === undefined) return undefined;
+  const variant = VARIANTS.find((v) => v.name === mutant.server && v.kind === 'conforming');
+  if (variant === undefined) throw new Error(`${mutant.name}: no conforming variant named ${mutant.server}`);
+  return variant;
+}
+
 function placements(mutant: ExchangeMutant, index: number): { offsetMs: number; seed: number }[] {
-  const phases = windowPhasesOf(undefined, PHASES);
+  const phases = windowPhasesOf(serverOf(mutant), PHASES);
   const seed = SEEDS[0] ?? 1;
   if (mutant.timeDependent) return phases.flatMap((offsetMs) => SEEDS.map((s) => ({ offsetMs, seed: s })));
   if (index % PHASE_SAMPLE_EVERY === 0) return phases.map((offsetMs) => ({ offsetMs, seed }));
@@ -177,7 +185,7 @@ async function main(): Promise<number> {
     if (kept !== undefined && kept.digest === digest) return rejudged(kept, room);
     const index = all.indexOf(mutant);
     const runs: LayerRun[] = [];
-    for (const placement of placements(mutant, index)) runs.push(await runThroughLayer(undefined, mutant.make(), placement));
+    for (const placement of placements(mutant, index)) runs.push(await runThroughLayer(serverOf(mutant), mutant.make(), placement));
     const status = statusOf(mutant, runs);
     return rejudged(
       {

@@ -44,6 +44,8 @@ export interface ExchangeMutant {
   sections: string[];
   /** Its effect may depend on time (rate limits, state): judged at every window phase and seed. */
   timeDependent: boolean;
+  /** The conforming variant whose server it runs in front of; the reference's when absent. */
+  server?: string;
   /** A fresh mutation, for one run. */
   make(): Mutation;
 }
@@ -84,6 +86,13 @@ const windowCondition = (which: 'first' | 'later'): NamedCondition => ({
     return (_request, _info, response) => response !== undefined && windowOf(response) === which;
   },
 });
+
+/**
+ * The server of the mutants whose fault a 1-second window hides: a count gone stale repeats what
+ * the first window ended on, which is 0 where the run used that window up, and on 1 s windows the
+ * give-backs served at 0 are too short to judge. The reference's own limiter, on 5 s windows.
+ */
+export const LONG_WINDOW_SERVER = 'limiter-aligned-5s-windows';
 
 const classOf = (status: number): string => (status === 429 ? '429' : `${Math.floor(status / 100)}xx`);
 
@@ -126,7 +135,8 @@ export function exchangeMutants(): ExchangeMutant[] {
     const scopes = classes.length > 1 ? classes.map(classCondition) : [];
     const perOperation = target.operations.length > 1 ? target.operations.map(operationCondition) : [];
     for (const op of headerOperators(target)) {
-      all.push(mutant(op, target, undefined, timed, (when) => headerMutation(target, op, when)));
+      const made = mutant(op, target, undefined, timed, (when) => headerMutation(target, op, when));
+      all.push(op === 'stale' && target.kind === 'count' ? { ...made, server: LONG_WINDOW_SERVER } : made);
       // The commonest faults, scoped: on one status class, on one operation.
       if (op === 'remove' || op === 'freeze' || (op === 'text-plain' && !timed)) {
         for (const scope of [...scopes, ...perOperation]) all.push(mutant(op, target, scope, timed, (when) => headerMutation(target, op, when)));

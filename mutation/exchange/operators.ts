@@ -8,6 +8,7 @@ import { newPetTypeMatrix, type FieldKind, type MatrixType } from '../../src/arb
 import { isJsonObject, type JsonObject, type JsonValue } from '../../src/interface/json.js';
 import { listLimits, statusValues } from '../../src/interface/openapi.js';
 import { INT64_MAX, INT64_MIN } from '../../fixtures/reference-server/index.js';
+import { WHOLE_SECONDS_MS } from '../../src/rate-limit/tolerances.js';
 import { headerOf, jsonBodyOf, withBody, withHeader, withJsonBody, withoutHeader, type ExchangeInfo, type Mutation, type WireRequest, type WireResponse } from './layer.js';
 import type { BodyTarget, FieldTarget, HeaderTarget, ListingTarget, RequestTarget, StatusTarget } from './targets.js';
 
@@ -138,8 +139,13 @@ export function headerOperators(target: HeaderTarget): HeaderOperator[] {
   return [...common, 'unit-ms', target.header === 'Retry-After' ? 'unit-absolute' : 'unit-relative'];
 }
 
-/** How far a shift moves a header: one request for a count, this many seconds for a time. */
-export const SHIFT_SECONDS = 2;
+/**
+ * How far a shift moves a header: one request for a count, this many seconds for a time. Beyond
+ * what whole-second Resets may be off by (WHOLE_SECONDS_MS), the second a whole-second Date loses,
+ * and the second a retry sent after Retry-After may come late, with a second to spare for a busy
+ * machine: a shifted time is then a fault at every window phase, not only where a window ends.
+ */
+export const SHIFT_SECONDS = WHOLE_SECONDS_MS / 1000 + 3;
 
 function shifted(value: string, by: number): string | undefined {
   if (!/^\d+$/.test(value.trim())) return undefined;
