@@ -201,7 +201,7 @@ describe('newPetExamples', () => {
   });
 
   test('sends one name between members named like it in other cases, each marked, with a category the server shows', () => {
-    const example = newPetExamples(7n).find((e) => e.label === NAME_IN_OTHER_CASE);
+    const example = newPetCases(newPetExamples(7n)).find((e) => e.label === NAME_IN_OTHER_CASE);
     if (example === undefined) throw new Error('no example');
     expect(example.input.categoryId).toBe(7n);
     const input = markedInput(example.input, 'pc-x-1-');

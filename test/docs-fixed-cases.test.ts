@@ -90,7 +90,7 @@ describe('docs/test-cases.md names exactly the fixed cases the code sends', () =
   });
 
   it('createPet: the members sent in another case, and the bytes after a NewPet, are the ones the code sends', () => {
-    const around = newPetExamples(1n).find((e) => e.label === NAME_IN_OTHER_CASE)?.input.nameInOtherCase;
+    const around = newPetCases(newPetExamples(1n)).find((e) => e.label === NAME_IN_OTHER_CASE)?.input.nameInOtherCase;
     expect(sorted(codeSpans(bullet('createPet, valid')))).toEqual(sorted(['name', around?.before[0] ?? '?', around?.after[0] ?? '?']));
     const body = (kind: string): string => invalidNewPetExamples().find((e) => e.kind === kind)?.body ?? '';
     const invalidSpans = codeSpans(bullet('createPet, invalid'));
@@ -170,7 +170,7 @@ describe('a run against the reference server sends every case docs/test-cases.md
       const parsed = parseJson(text);
       return parsed.ok && isJsonObject(parsed.value) ? Object.keys(parsed.value).join(',') : '';
     };
-    const around = newPetExamples(1n).find((e) => e.label === NAME_IN_OTHER_CASE)?.input;
+    const around = newPetCases(newPetExamples(1n)).find((e) => e.label === NAME_IN_OTHER_CASE)?.input;
     expect(around === undefined ? undefined : members(newPetBody(around))).toBe('NAME,name,Name,categoryId,status');
     expect(bodies.some((b) => members(b) === 'NAME,name,Name,categoryId,status')).toBe(true);
     expect(bodies.some((b) => members(b) === 'NAME,CATEGORYID,status')).toBe(true);
