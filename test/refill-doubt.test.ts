@@ -44,7 +44,7 @@ describe('the refill doubt', () => {
     // Four requests go out together just after the Reset of 4 s and are answered in the order they
     // were counted (36 to 33): any of them may have been counted before the first answer came.
     const together = [36, 35, 34, 33].map((remaining, i) => ({ ...keyed(3 + i, 4_110 + i, remaining, 8), sentAt: NOW_MS + 4_100 }));
-    // Then two at a time, each pair sent as the one before is answered: every answer overlaps a request.
+    // Then two at a time, each pair sent as the one before is answered: every answer but the last overlaps a request still in flight.
     const pairs = [32, 31, 30, 29].map((remaining, i) => ({ ...keyed(7 + i, 4_120 + 10 * Math.floor(i / 2) + (i % 2), remaining, 8), sentAt: NOW_MS + 4_113 + 10 * Math.floor(i / 2) }));
     const exchanges = [keyed(1, 1_000, 38, 4), keyed(2, 1_100, 37, 4), ...together, ...pairs];
     const doubt = new RefillDoubt();
